@@ -48,6 +48,30 @@ for (const kind of kinds) {
       clock += 9 * 60_000; // 65 minutes after sign-in, never idle 10
       expect(await sessions.get(busy)).toBeUndefined();
     });
+
+    it('remembers whose a session was only after the store answered it, for five minutes, before its end, until sign-out', async () => {
+      let clock = Date.now();
+      const sessions = new SessionStore(kind.make(), { maxAgeMs: 60 * 60_000, idleMs: 3 * 60_000, now: () => clock });
+      const [ana, sam, other] = await Promise.all([
+        sessions.create('ana', 'compliance'),
+        sessions.create('sam', 'support'),
+        sessions.create('ana', 'compliance'),
+      ]);
+      // Made but never read back: not remembered (a sign-in is no answer the session is still valid).
+      expect([sessions.recall(ana), sessions.recall('forged'), sessions.recall(undefined)]).toEqual([undefined, undefined, undefined]);
+      await Promise.all([sessions.get(ana), sessions.get(sam), sessions.get(other)]);
+      expect(sessions.recall(ana)).toMatchObject({ user: 'ana', role: 'compliance' });
+      await sessions.delete(other);
+      expect(sessions.recall(other)).toBeUndefined();
+      clock += 2 * 60_000;
+      await sessions.get(ana);
+      clock += 2 * 60_000;
+      // Sam's session idled out (3 minutes) though read within five: not remembered past its own end.
+      expect(sessions.recall(sam)).toBeUndefined();
+      expect(sessions.recall(ana)).toMatchObject({ user: 'ana' });
+      clock += 4 * 60_000;
+      expect(sessions.recall(ana)).toBeUndefined();
+    });
   });
 }
 

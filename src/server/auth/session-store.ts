@@ -3,6 +3,7 @@ import type http from 'node:http';
 import { ROLES, type Role } from '../../kyc/contract/api.ts';
 import { isHttps, readCookie } from '../http/http-reply.ts';
 import type { SharedStore } from '../state/store.ts';
+import { RememberedSessions } from './remembered-sessions.ts';
 
 export const SESSION_COOKIE = 'cl_session';
 /**
@@ -50,6 +51,10 @@ export interface SessionOptions {
 
 /** A session seen again within this time is not written back: one read per request, not a read and a write. */
 const TOUCH_EVERY_MS = 5000;
+/** How long this instance remembers whose a session was, for a print while the store cannot be asked (`recall`). */
+export const REMEMBER_SESSION_MS = 5 * 60_000;
+/** At most this many sessions remembered (a few hundred bytes each), the one seen longest ago going first. */
+const REMEMBER_AT_MOST = 10_000;
 
 /**
  * Server-side sessions behind an opaque random token, kept in the shared store so that every instance
@@ -58,10 +63,14 @@ const TOUCH_EVERY_MS = 5000;
  * Every method rejects with `StoreUnavailableError` when the store cannot be asked.
  */
 export class SessionStore {
+  private readonly remembered: RememberedSessions<Session>;
+
   constructor(
     private readonly store: SharedStore,
     private readonly options: SessionOptions,
-  ) {}
+  ) {
+    this.remembered = new RememberedSessions({ windowMs: REMEMBER_SESSION_MS, max: REMEMBER_AT_MOST, now: () => this.now() });
+  }
 
   private now(): number {
     return this.options.now?.() ?? Date.now();
@@ -84,21 +93,34 @@ export class SessionStore {
     if (!token || token.length > 128) return undefined;
     const key = keyOf(token);
     const session = parseSession(await this.store.get(key));
-    if (!session) return undefined;
     const now = this.now();
-    if (this.ttl(session, now) <= 0) {
-      await this.store.delete(key);
+    if (!session || this.ttl(session, now) <= 0) {
+      this.remembered.forget(key);
+      if (session) await this.store.delete(key);
       return undefined;
     }
     if (touch && now - session.lastSeenAt >= TOUCH_EVERY_MS) {
       session.lastSeenAt = now;
       await this.store.put(key, JSON.stringify(session), this.ttl(session, now));
     }
+    this.remembered.remember(key, session, now + this.ttl(session, now));
     return session;
   }
 
+  /**
+   * The session `token` resolved to on this instance within the last few minutes, never asking the store:
+   * only for a print while the store cannot be asked (export-route.ts). A token this instance never saw
+   * valid, or saw signed out, or whose session has ended since, finds nothing.
+   */
+  recall(token: string | undefined): Session | undefined {
+    return token && token.length <= 128 ? this.remembered.recall(keyOf(token)) : undefined;
+  }
+
   async delete(token: string | undefined): Promise<void> {
-    if (token && token.length <= 128) await this.store.delete(keyOf(token));
+    if (!token || token.length > 128) return;
+    // Forgotten here first: a sign-out the store cannot take still ends what this instance remembers.
+    this.remembered.forget(keyOf(token));
+    await this.store.delete(keyOf(token));
   }
 }
 
