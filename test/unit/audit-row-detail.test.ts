@@ -40,6 +40,17 @@ describe("the audit page's detail of a line", () => {
     );
   });
 
+  it('says of a line whose user came from what this server remembered of the session (the session store down) that it did', () => {
+    const line = { time: '2026-11-29T15:00:00.000Z', kind: 'export', user: 'ana', identityFromCache: true };
+    expect(rowOf({ ...line, what: 'print', lookupKind: 'refId', id: 'c-1', openedUnknown: true }, 'h', 'i').detail).toBe(
+      'whether this user looked it up lately could not be checked (the shared store did not answer); ' +
+        'its user is the one this server last knew for the session (the session store did not answer)',
+    );
+    expect(rowOf({ ...line, what: 'summary', status: 503, code: 'store_unavailable' }, 'h', 'i').detail).toBe(
+      'a copy of the summary; the line names no candidate; its user is the one this server last knew for the session (the session store did not answer)',
+    );
+  });
+
   it("reads a refused hand-off's line as refused, not as the copy it names, and says which it was", () => {
     const refused = rowOf(
       { time: '2026-11-29T15:00:00.000Z', kind: 'export', what: 'summary', user: 'ana', status: 409, code: 'not_looked_up' },

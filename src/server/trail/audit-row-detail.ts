@@ -84,6 +84,8 @@ export function detailOf(line: Line, action: AuditAction, text: Text): string | 
           `the service answered ${line.upstreamStatus}`,
       );
   }
+  // Any line whose user was not read from the session store (export-route.ts): a lead must know whose word it is.
+  add(line.identityFromCache === true && 'its user is the one this server last knew for the session (the session store did not answer)');
   return parts.length > 0 ? parts.join('; ') : null;
 }
 
