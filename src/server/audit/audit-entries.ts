@@ -15,6 +15,11 @@ export interface RequestAuditFields {
   role: Role;
   /** The address the request came from, as far as this server may believe it (http/client.ts: TRUSTED_PROXIES). */
   client?: string;
+  /**
+   * `user` and `role` are those this instance last knew for the session (a few minutes at most), the shared
+   * store (Redis) not answering: only a print's line, or a refused hand-off's (export-route.ts).
+   */
+  identityFromCache?: true;
 }
 
 /** One line per lookup: who looked up which id, and what came of it. Never a key, never candidate data. */

@@ -26,7 +26,8 @@ type Level = NonNullable<AuditEntry['level']>;
 /** What every line starts with: when, which request, who, from where, and in which environment. */
 function lineStart(env: string, call: AuditedCall) {
   const { user, role } = call.identity;
-  return { time: new Date().toISOString(), requestId: requestIdOf(call.res), user, role, ...clientOfCall(call), env };
+  const fromCache = call.identityFromCache ? { identityFromCache: true as const } : {};
+  return { time: new Date().toISOString(), requestId: requestIdOf(call.res), user, role, ...fromCache, ...clientOfCall(call), env };
 }
 
 /** The address the request came from (http/client.ts, which believes only TRUSTED_PROXIES' forwarding), when known. */

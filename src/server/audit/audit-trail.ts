@@ -22,6 +22,8 @@ export interface AuditDeps {
 export interface AuditedCall {
   res: http.ServerResponse;
   identity: Identity;
+  /** Who this instance last knew for the session, the shared store not answering (routes.ts): each line says so. */
+  identityFromCache?: true;
   /** `performance.now()` when the request arrived. */
   started: number;
 }

@@ -2,7 +2,7 @@ import type http from 'node:http';
 import type { AuthMode, SignInRefusal } from '../../kyc/contract/api.ts';
 import type { ApiFailure } from '../http/api-failure.ts';
 import type { Route } from '../http/routes.ts';
-import type { SharedStore } from '../state/store.ts';
+import { type SharedStore, StoreUnavailableError } from '../state/store.ts';
 import type { Identity } from '../http/identity.ts';
 
 /**
@@ -29,6 +29,13 @@ export interface AccessControl {
    * ends when its user is idle, however long a page stays open (default: a request is activity).
    */
   identify(req: http.IncomingMessage, options?: IdentifyOptions): Promise<Identity | undefined>;
+  /**
+   * The modes with sessions: who the request's session cookie last resolved to on this instance, within a
+   * few minutes and before the session's end, without asking the shared store (session-store.ts `recall`),
+   * checked again against what this instance knows (the users file). Only for a route that takes it while
+   * the store cannot be asked (identifyCall): a print.
+   */
+  remembered?(req: http.IncomingMessage): Identity | undefined;
   /**
    * `/api/session`: GET who am I, POST sign in (built-in users), DELETE sign out. `res` is the answer's, for
    * reading a sign-in's body (a body over its limit closes the connection after its refusal); `reply` and `fail` answer.
@@ -67,6 +74,27 @@ export interface SignInRefusalEvent {
   /** The user's name (email, else username at the provider) and subject, when the provider's answer was verified. */
   user?: string;
   subject?: string;
+}
+
+/**
+ * Who is asking a route: the mode's answer; or, when the shared store cannot be asked and the route takes it
+ * (`remembered`: the export, for a print), the identity this instance last knew for the session, the call
+ * then marked `identityFromCache`. Any other route, or a session this instance does not remember, is
+ * refused as before (StoreUnavailableError: 503 store_unavailable).
+ */
+export async function identifyCall(
+  access: AccessControl,
+  route: Route | undefined,
+  req: http.IncomingMessage,
+): Promise<{ identity: Identity | undefined; identityFromCache?: true }> {
+  try {
+    return { identity: await access.identify(req) };
+  } catch (error) {
+    const takes = error instanceof StoreUnavailableError && route?.signedIn === true && route.remembered === true;
+    const identity = takes ? access.remembered?.(req) : undefined;
+    if (!identity) throw error;
+    return { identity, identityFromCache: true };
+  }
 }
 
 /** Whether this user may use the environment `name`: every one when their account names none. */

@@ -63,6 +63,10 @@ export function oidcAccess(config: OidcAuthConfig, store: SharedStore, options: 
   return {
     mode: 'oidc',
     identify,
+    remembered(req) {
+      const session = sessions.recall(readSessionCookie(req));
+      return session && { user: session.user, role: session.role };
+    },
     routes,
     warmUp: () => oidc.warmUp(),
     async handleSession(req, reply, fail) {

@@ -11,7 +11,7 @@ import { StoreUnavailableError, type SharedStore } from '../state/store.ts';
 import type { AccessControl, AccessOptions, Fail, IdentifyOptions, Reply } from './access-control.ts';
 import type { Identity } from '../http/identity.ts';
 import { decoyHash, verifyPassword } from './passwords.ts';
-import { readSessionCookie, SessionStore, sessionCookie } from './session-store.ts';
+import { readSessionCookie, type Session, SessionStore, sessionCookie } from './session-store.ts';
 import { createSignInFailures } from './sign-in-failures.ts';
 import { SignInGuard } from './sign-in-guard.ts';
 import { followUsersFile, type StoredUser } from './users-file.ts';
@@ -44,13 +44,10 @@ export function usersAccess(config: UsersConfig, store: SharedStore, options: Ac
     const token = readSessionCookie(req);
     const session = await sessions.get(token, options?.touch);
     if (!session) return undefined;
-    const user = currentUsers().get(session.user.toLowerCase());
+    const identity = identityOf(currentUsers(), session);
     // A removed user, or a new password (`npm run user:add` again): the session ends.
-    if (!user || session.credential !== credentialOf(user)) {
-      await sessions.delete(token);
-      return undefined;
-    }
-    return { user: user.username, role: user.role, ...(user.environments ? { environments: user.environments } : {}) };
+    if (!identity) await sessions.delete(token);
+    return identity;
   };
 
   async function signIn(call: BodyCall, reply: Reply, fail: Fail): Promise<void> {
@@ -77,6 +74,8 @@ export function usersAccess(config: UsersConfig, store: SharedStore, options: Ac
   return {
     mode: 'users',
     identify,
+    // The users file is this instance's own: a user removed or given a new password is not remembered.
+    remembered: (req) => identityOf(currentUsers(), sessions.recall(readSessionCookie(req))),
     async handleSession(req, reply, fail, res) {
       if (req.method === 'GET') return reply(200, { mode: 'users', ...(await identify(req)) } satisfies SessionInfo);
       if (req.method === 'DELETE') {
@@ -142,6 +141,13 @@ function refuseSignIn(attempt: Exclude<Awaited<ReturnType<SignInGuard['attempt']
     const { retryAfterSeconds } = attempt;
     fail(new ApiFailure('too_many_sign_in_attempts', `Too many failed sign-ins. Try again in ${minutes} min.`, { retryAfterSeconds }));
   }
+}
+
+/** The session's user as the users file has them now; undefined when removed or given a new password. */
+function identityOf(users: ReadonlyMap<string, StoredUser>, session: Session | undefined): Identity | undefined {
+  const user = session && users.get(session.user.toLowerCase());
+  if (!user || session?.credential !== credentialOf(user)) return undefined;
+  return { user: user.username, role: user.role, ...(user.environments ? { environments: user.environments } : {}) };
 }
 
 /**

@@ -53,6 +53,8 @@ export interface EnvironmentRoute {
    * environment, even one the user may not use (`/api/meta`, which says which ones they may).
    */
   refusedAs?: RefusedAs;
+  /** Takes the identity this instance last knew for the session while the shared store cannot be asked (routes.ts). */
+  remembered?: true;
   /** `current`: the request's environment as served (its name, in an audit line, is `env`); `served`: all of them. */
   handle(current: ServedEnvironment, call: SignedInCall, served: readonly ServedEnvironment[]): void | Promise<void>;
 }
@@ -66,7 +68,10 @@ export function environmentPatterns(pattern: string): [string, string] {
 export function environmentRoutes(served: readonly ServedEnvironment[], table: readonly EnvironmentRoute[]): Route[] {
   return table.flatMap((route) => {
     const handle = inEnvironment(served, route);
-    return environmentPatterns(route.pattern).map((pattern) => (route.method === 'GET' ? get(pattern, handle) : any(pattern, handle)));
+    return environmentPatterns(route.pattern).map((pattern): Route => {
+      const made = route.method === 'GET' ? get(pattern, handle) : any(pattern, handle);
+      return route.remembered ? { ...made, remembered: true } : made;
+    });
   });
 }
 
@@ -84,7 +89,8 @@ function inEnvironment(served: readonly ServedEnvironment[], route: EnvironmentR
     if (!refusedAs) throw resolved.failure;
     // Every environment shares the rate limit, the audit log and the refusal log: the first one's will do.
     const deps = served[0]!.deps;
-    const limited = await takeToken(deps, call.req, call.identity, refusedAs.limit);
+    // An identity from this instance's memory comes only while the shared store cannot be asked: no token then.
+    const limited = call.identityFromCache ? undefined : await takeToken(deps, call.req, call.identity, refusedAs.limit);
     const audit = auditTrail(deps, call.res, refusedAs.what, refusedAs.line(resolved.name, call));
     await refuse(call.res, audit, limited ?? resolved.failure, { counted: limited !== undefined });
   };

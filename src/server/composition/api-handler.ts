@@ -8,7 +8,7 @@ import type { ArchivingFindings } from '../archiving/archiving-findings.ts';
 import type { AuditLog } from '../audit/audit.ts';
 import { createRefusalLog, type RefusalLog } from '../audit/audit-refusals.ts';
 import { createAccessControl } from '../auth/access.ts';
-import type { AccessControl } from '../auth/access-control.ts';
+import { type AccessControl, identifyCall } from '../auth/access-control.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { createClientResolver, noteClient } from '../http/client.ts';
 import { bytesSent, rawPathOf, sendFailure, sendThrown } from '../http/http-reply.ts';
@@ -242,13 +242,13 @@ export function createApiHandler(settings: ApiSettings, runtime: ApiRuntime): Ap
 
   /** Everything else needs a known user, and nothing reaches the upstream without one. */
   async function signedIn(route: Route | undefined, call: ApiCall): Promise<void> {
-    const identity = await access.identify(call.req);
+    const { identity, identityFromCache } = await identifyCall(access, route, call.req);
     if (!identity) throw new ApiFailure('unauthenticated', 'Sign in to look candidates up.');
     noteUser(call.res, identity.user);
     // Someone known: the connection leaves the caps on anonymous ones for this user's cap on open requests.
     openRequests.admit({ ...call, identity });
     if (!route) throw new ApiFailure('no_such_route', `There is no API route ${API_PREFIX}/… of that name.`);
-    if (route.signedIn) await route.handle({ ...call, identity });
+    if (route.signedIn) await route.handle({ ...call, identity, ...(identityFromCache ? { identityFromCache } : {}) });
   }
 }
 

@@ -83,6 +83,8 @@ export function environmentTable(settings: Pick<RouteSettings, 'batch' | 'replyT
       pattern: ENVIRONMENT_ROUTES.export,
       method: 'any',
       refusedAs: REFUSED_AS.export,
+      // A print's paper exists whatever the answer: while the store is down it is written under the user this instance knew.
+      remembered: true,
       handle: (current, call) => exportRoute(current.deps, call),
     },
     ...(trail ? [activityEntry(trail)] : []),

@@ -20,6 +20,8 @@ export interface ApiCall {
 
 export interface SignedInCall extends ApiCall {
   identity: Identity;
+  /** The identity is the one this instance last knew for the session: the shared store could not be asked (`remembered`). */
+  identityFromCache?: true;
 }
 
 export type Route =
@@ -29,6 +31,11 @@ export type Route =
       navigation?: false;
       /** The live updates' stream: a browser's EventSource cannot send the app's header (request-guard.ts). */
       eventStream?: boolean;
+      /**
+       * While the shared store cannot be asked, takes the identity this instance last knew for the session
+       * (auth/access-control.ts identifyCall), the call marked `identityFromCache`: the export, for a print.
+       */
+      remembered?: boolean;
       handle: (call: SignedInCall) => void | Promise<void>;
     }
   | { pattern: string; signedIn: false; navigation?: boolean; handle: (call: ApiCall) => void | Promise<void> };
@@ -47,7 +54,7 @@ export function get(pattern: string, handle: (call: SignedInCall) => void | Prom
 }
 
 /** A route for signed-in users that answers every method itself. */
-export function any(pattern: string, handle: (call: SignedInCall) => void | Promise<void>): Route {
+export function any(pattern: string, handle: (call: SignedInCall) => void | Promise<void>): Extract<Route, { signedIn: true }> {
   return { pattern, signedIn: true, handle };
 }
 

@@ -23,7 +23,10 @@ import { NOT_LOOKED_UP, NOT_LOOKED_UP_FILE } from './opened-candidates.ts';
  *
  * A print is not stopped by the page (the browser's dialog does not wait for this answer): the paper exists
  * whatever the answer, so a print that a copy's checks would refuse is written all the same, marked with
- * why: `notLookedUp` (not opened lately), `openedUnknown` (the shared store could not say).
+ * why: `notLookedUp` (not opened lately), `openedUnknown` (the shared store could not say). With the store
+ * down in a mode with sessions, the session itself cannot be read: a print is then written under the user
+ * this instance last knew for the session (`identityFromCache` on the call and on every line it writes),
+ * never asking the store again, and anything else is refused 503.
  */
 export async function exportRoute(deps: LookupDeps, call: SignedInCall): Promise<void> {
   const { req, res, identity } = call;
@@ -35,7 +38,8 @@ export async function exportRoute(deps: LookupDeps, call: SignedInCall): Promise
   // Each export writes a line, so it costs a token of the user's limit as a lookup does, before its
   // body is read; refused over the limit, it is counted, not written. With the shared store down neither
   // the limit nor the opened candidates can be asked: only the body says whether it was a print.
-  const limited = await takeToken(deps, req, identity, 'export');
+  // An identity from this instance's memory (identifyCall) comes only while the store cannot be asked.
+  const limited = call.identityFromCache ? STORE_UNAVAILABLE : await takeToken(deps, req, identity, 'export');
   if (limited && limited !== STORE_UNAVAILABLE) return refuse(res, audit, limited, { counted: true });
   const stuck = auditWritable(deps);
   if (stuck) return sendFailure(res, stuck);
