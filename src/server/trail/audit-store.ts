@@ -1,13 +1,13 @@
 import type { AuditRow, AuditSearchAnswer, AuditStatus, IndexLag, InstanceState, NotReporting } from '../../kyc/contract/audit-search.ts';
 import type { AuditLine, ClosableAuditLog } from '../audit/audit.ts';
 import type { Logger } from '../log/log.ts';
-import { retentionSayer } from './retention-log.ts';
 import { createDatabase, databaseProblem, type Database, describeDatabaseUrl, migrate } from '../state/postgres.ts';
 import { FILE_BOUNDS, type FileBounds, searchFiles } from './audit-file-search.ts';
 import { cutsOf, withCuts } from './audit-cuts.ts';
 import { createAuditIndexer, type AuditIndexer } from './audit-indexer.ts';
 import type { SearchFilter } from './audit-match.ts';
-import { applyRetention, reportsOf, saveReport, searchTable } from './audit-table.ts';
+import { reportNowAndThen, selfState, STALE_AFTER_MS } from './audit-reporting.ts';
+import { reportsOf, searchTable } from './audit-table.ts';
 import { similarUsersInFiles, similarUsersInTable } from './audit-users.ts';
 import { type ChainWatch, createChainWatch } from './chain-watch.ts';
 import { once, remembered } from './once.ts';
@@ -65,11 +65,6 @@ export interface AuditStore {
 
 /** How long a search waits for this instance's newest lines to reach the table (a page shows the lookup just made). */
 const CATCH_UP_MS = 1_000;
-/** How often an instance tells the table how its files stand, and deletes what is past the retention. */
-const REPORT_EVERY_MS = 30_000;
-/** An instance whose last report is older than this is not reporting (stopped, or the table cannot be written). */
-const STALE_AFTER_MS = 2 * REPORT_EVERY_MS;
-const RETAIN_EVERY_MS = 60 * 60_000;
 /** Rows read at a time for an export. */
 const EXPORT_PAGE = 1000;
 
@@ -142,20 +137,7 @@ function databaseStore(
       }
       return { ...(await files(filter, page)), source: { kind: 'files', fallback: problem, behind } };
     },
-    async status() {
-      const self = await selfState(instance, chains, indexer);
-      const others = await ready()
-        .then(() => reportsOf(db, STALE_AFTER_MS))
-        .catch(() => [] as InstanceState[]);
-      const problem = indexer.problem();
-      // Cuts recorded in the table (audit-cuts.ts) stand as breaks, whatever the files say now.
-      const cuts = await cutsOf(db).catch(() => []);
-      return {
-        source: problem ? { kind: 'files', fallback: problem } : { kind: 'database' },
-        instances: withCuts([self, ...others.filter((state) => state.instance !== instance)], cuts),
-        retentionDays: options.retentionDays,
-      };
-    },
+    status: () => databaseStatus(db, ready, chains, indexer, options),
     async *exportRows(filter, max) {
       await indexer.caughtUp(CATCH_UP_MS);
       const fromTable =
@@ -187,6 +169,29 @@ function databaseStore(
   };
 }
 
+/** The audit page's state of the trail: this instance's chains now, the others' as they last reported, and the cuts the table recorded. */
+async function databaseStatus(
+  db: Database,
+  ready: () => Promise<void>,
+  chains: ChainWatch,
+  indexer: AuditIndexer,
+  options: AuditStoreOptions,
+): Promise<AuditStatus> {
+  const { instance } = options;
+  const self = await selfState(instance, chains, indexer);
+  const others = await ready()
+    .then(() => reportsOf(db, STALE_AFTER_MS))
+    .catch(() => [] as InstanceState[]);
+  const problem = indexer.problem();
+  // Cuts recorded in the table (audit-cuts.ts) stand as breaks, whatever the files say now.
+  const cuts = await cutsOf(db).catch(() => []);
+  return {
+    source: problem ? { kind: 'files', fallback: problem } : { kind: 'database' },
+    instances: withCuts([self, ...others.filter((state) => state.instance !== instance)], cuts),
+    retentionDays: options.retentionDays,
+  };
+}
+
 /** Rows a page at a time, each page going on from the last one's cursor, until there are no more or `max`. */
 async function* pagesOf(
   read: (page: { limit: number; cursor?: string; shown: true }) => Promise<{ rows: AuditRow[]; next?: string }>,
@@ -201,65 +206,6 @@ async function* pagesOf(
     given += page.rows.length;
     cursor = page.next;
   } while (cursor && given < max);
-}
-
-/**
- * At start and then every 30 s: this instance's files and lag told to the table (the audit page of every
- * instance shows them), the database's state said in the log when it changes; every hour, the retention.
- * A report that said the table was behind is made again as soon as a pass has caught up, so that no other
- * instance's page goes on saying so for the rest of the 30 s.
- */
-function reportNowAndThen(options: AuditStoreOptions, db: Database, ready: () => Promise<void>, chains: ChainWatch, indexer: AuditIndexer) {
-  let said: string | undefined;
-  const say = (problem: string | undefined) => {
-    if (problem === said) return;
-    said = problem;
-    if (problem) {
-      options.logger?.warn(
-        `Audit table: the database cannot be written (${problem}); the audit files go on, and the table catches up when it is back.`,
-      );
-    } else options.logger?.info('Audit table: the database answers; the table follows the audit files.');
-  };
-  let saidBehind = false;
-  let reporting = false;
-  const report = async () => {
-    const state = await selfState(options.instance, chains, indexer);
-    await ready();
-    await saveReport(db, options.instance, { files: state.files, ...(state.behind ? { behind: state.behind } : {}) });
-    saidBehind = state.behind !== undefined;
-  };
-  const reportAndSay = () => {
-    if (reporting) return;
-    reporting = true;
-    void report()
-      .then(
-        () => say(indexer.problem()),
-        (error: unknown) => say(databaseProblem(error)),
-      )
-      .finally(() => {
-        reporting = false;
-      });
-  };
-  const retain = () => ready().then(() => applyRetention(db, options.retentionDays));
-  const sayRetained = retentionSayer(options);
-  const reporter = setInterval(reportAndSay, REPORT_EVERY_MS);
-  const retainer = setInterval(() => void retain().then(sayRetained.deleted, sayRetained.failed), options.retainEveryMs ?? RETAIN_EVERY_MS);
-  reporter.unref();
-  retainer.unref();
-  // At start too (where it deletes the most) the retention says what it did; an unreachable database is said as such.
-  void ready()
-    .then(() => applyRetention(db, options.retentionDays).then(sayRetained.deleted, sayRetained.failed))
-    .then(() => indexer.syncNow())
-    .then(reportAndSay, (error: unknown) => say(databaseProblem(error)));
-  return {
-    afterPass: () => {
-      if (saidBehind) reportAndSay();
-    },
-    stop: () => {
-      clearInterval(reporter);
-      clearInterval(retainer);
-    },
-  };
 }
 
 /**
@@ -278,17 +224,6 @@ async function lagsOf(
   return {
     behind: [own, ...others.flatMap((state) => (state.behind ? [state.behind] : []))].filter((lag) => lag.lines > 0 || lag.problem),
     notReporting: others.flatMap((state) => (state.notReporting ? [{ instance: state.instance, since: state.reportedAt }] : [])),
-  };
-}
-
-async function selfState(instance: string, chains: ChainWatch, indexer?: AuditIndexer): Promise<InstanceState> {
-  const [files, behind] = await Promise.all([chains.check(), indexer?.lag()]);
-  return {
-    instance,
-    self: true,
-    reportedAt: new Date().toISOString(),
-    files,
-    ...(behind && (behind.lines > 0 || behind.problem) ? { behind } : {}),
   };
 }
 
