@@ -1,6 +1,9 @@
 import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SessionInfo } from '../../src/kyc/contract/api.ts';
+import fc from 'fast-check';
+import { candidateRecordSchema, unreadFieldsOf } from '../../src/kyc/contract/schema.ts';
+import { recordLevel } from '../../src/app/candidate/level-notice.tsx';
 import { json, renderWithProviders, stubApi } from './render.tsx';
 
 /**
@@ -65,6 +68,44 @@ describe('an answer with nothing beyond the status level (a compliance user)', (
       await screen.findByText('Support users see status only: identity data, custom fields and certificates are not included.'),
     ).toBeInTheDocument();
     expect(screen.queryByTestId('absent-section')).not.toBeInTheDocument();
+  });
+});
+
+describe('an archived record whose identity data came as an empty map', () => {
+  it('says the identity data was archived, not that the key or the candidate lacks it', async () => {
+    show({ ...BASE, status: 'approved', isArchived: true, identities: {} });
+    expect(await screen.findByText('Identity data was archived on the service. The status history remains.')).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Identity' })).not.toBeInTheDocument();
+    expect(document.body).not.toHaveTextContent(/not in this response|No address or phone|No pictures in this response/);
+    expect(absent('identities')).toBeNull();
+  });
+
+  it('property: an archived record is said to be archived exactly when its identities hold no attribute', () => {
+    const attribute = fc.record({ type: fc.constant('string'), value: fc.string() });
+    const attributes = fc.dictionary(fc.stringMatching(/^[a-z]{1,12}$/), attribute, { maxKeys: 4 });
+    fc.assert(
+      fc.property(fc.option(attributes, { nil: undefined }), fc.constantFrom('approved', 'rejected', 'waiting'), (identities, status) => {
+        const record = candidateRecordSchema.parse({ ...BASE, status, isArchived: true, ...(identities ? { identities } : {}) });
+        const level = recordLevel(record, 'compliance', undefined, unreadFieldsOf(record));
+        expect(level.archived).toBe(Object.keys(identities ?? {}).length === 0);
+      }),
+    );
+  });
+
+  it('an empty map not archived is no identity data, named once in its place', async () => {
+    show({ ...BASE, identities: {}, customFields: { tier: 'gold' } });
+    expect(await screen.findByText('gold')).toBeInTheDocument();
+    expect(absent('identities')).toHaveTextContent(/^No identity data in this response/);
+    expect(screen.queryByRole('heading', { name: 'Identity' })).not.toBeInTheDocument();
+  });
+
+  it('an archived record that kept some identity data says the rest was archived, not the key', async () => {
+    show({ ...BASE, isArchived: true, identities: { email: { type: 'string', value: 'ada@example.com' } } });
+    expect(await screen.findByRole('heading', { name: 'Identity' })).toBeInTheDocument();
+    expect(screen.getByText('No address or phone number in this response: identity data was archived on the service.')).toBeInTheDocument();
+    expect(screen.getByText('No pictures in this response: identity data was archived on the service.')).toBeInTheDocument();
+    expect(screen.getByText('Given name').nextElementSibling).toHaveTextContent(/^archived on the service$/);
+    expect(document.body).not.toHaveTextContent(/No pictures in this response: the candidate has none/);
   });
 });
 

@@ -24,6 +24,19 @@ type SectionField = keyof typeof SECTIONS;
 /** The words of a field the notice above names as sent but not readable. */
 export const SENT_UNREAD = 'sent, but could not be read (see above)';
 
+/** Where identity data the record lacks is missing because the service archived it (`isArchived: true`), not by the key. */
+export const ARCHIVED = 'identity data was archived on the service';
+
+/**
+ * The identity data the page shows: none for a map without an attribute (`identities: {}`, as an archived
+ * record may come), which holds no identity data whatever it says; unless the answer held attributes that
+ * could not be read, whose rows say so.
+ */
+export function identityDataOf(record: CandidateRecord, unread: readonly UnreadField[]): CandidateRecord['identities'] {
+  const identities = record.identities;
+  return identities && (Object.keys(identities).length > 0 || sentUnread(unread, 'identities')) ? identities : undefined;
+}
+
 /** The answer held this field (`identities.email`), and it could not be read (unread-fields.tsx names it). */
 export function isUnread(unread: readonly UnreadField[], field: string): boolean {
   return unread.some((entry) => entry.field === field);
@@ -95,9 +108,12 @@ export function ContactNotShown({
   identities,
   unread,
   aside = [],
+  archived = false,
 }: {
   identities: CandidateRecord['identities'];
   unread: readonly UnreadField[];
+  /** The record is archived: what it lacks was archived, not left out by the key. */
+  archived?: boolean;
   /** Attributes sent as an object or a list (other-forms.ts), shown with the other attributes: not missing. */
   aside?: readonly StructuredField[];
 }) {
@@ -110,7 +126,7 @@ export function ContactNotShown({
     <>
       {absent.length > 0 && (
         <Card as="p" tone="dashed" className="text-sm" data-testid="contact-not-provided">
-          No {absent.map((key) => words[key]).join(' or ')} in this response.
+          No {absent.map((key) => words[key]).join(' or ')} in this response{archived ? `: ${ARCHIVED}` : ''}.
         </Card>
       )}
       {sent.map((key) => (

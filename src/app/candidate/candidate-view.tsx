@@ -10,7 +10,7 @@ import { usePageSession } from '../session/session-end.ts';
 import { Notice } from '../ui/section.tsx';
 import { useNow } from '../ui/use-now.ts';
 import type { ReactNode } from 'react';
-import { AbsentSection, ContactNotShown, CustomFieldsPlace, sectionShown } from './absent-sections.tsx';
+import { AbsentSection, ARCHIVED, ContactNotShown, CustomFieldsPlace, identityDataOf, sectionShown } from './absent-sections.tsx';
 import { AddressCard } from './address-card.tsx';
 import { CandidateHeader, CandidateIds } from './candidate-header.tsx';
 import { Certificates } from './certificates.tsx';
@@ -60,7 +60,9 @@ export function CandidateView({
   const unread = unreadFieldsOf(record);
   const level = recordLevel(record, role, pending, unread);
   const { support, named } = level;
-  const identities = record.identities;
+  const identities = identityDataOf(record, unread);
+  // What an archived record's identity data lacks was archived, whatever the key: each place says so.
+  const archived = record.isArchived === true;
   const sorted = identities ? sortAttributes(identities) : undefined;
   // Attributes sent as an object or a list: on the identity card if it has their row, else with the other attributes.
   const attributesAside = structuredFieldsOf(identities);
@@ -122,9 +124,10 @@ export function CandidateView({
                 familyFirst={name?.familyFirst}
                 unread={unread}
                 structured={attributesAside}
+                absentWords={archived ? 'archived on the service' : undefined}
               />
               <div className="min-w-0 space-y-5">
-                <ContactCards identities={identities} unread={unread} aside={otherAside} />
+                <ContactCards identities={identities} unread={unread} aside={otherAside} archived={archived} />
               </div>
             </div>
           )}
@@ -143,7 +146,7 @@ export function CandidateView({
           )}
           {identities && sorted?.pictures.length === 0 && (
             <div className="min-w-0 lg:col-span-3">
-              <Notice>No pictures in this response: the candidate has none, or the API key excludes them.</Notice>
+              <Notice>No pictures in this response: {archived ? ARCHIVED : 'the candidate has none, or the API key excludes them'}.</Notice>
             </div>
           )}
           {sorted && othersShown && (
@@ -176,8 +179,10 @@ function ContactCards({
   identities,
   unread,
   aside,
+  archived,
 }: {
   identities: NonNullable<CandidateRecord['identities']>;
+  archived: boolean;
   unread: readonly UnreadField[];
   /** Attributes sent as an object or a list, shown with the other attributes: an address or phone among them is not missing. */
   aside: readonly StructuredField[];
@@ -188,7 +193,7 @@ function ContactCards({
         <AddressCard raw={identities.address.value} sentAsObject={wasSentAsObject(identities.address)} />
       )}
       {identities.phone?.type === 'string' && <PhoneCard raw={identities.phone.value} sentAsObject={wasSentAsObject(identities.phone)} />}
-      <ContactNotShown identities={identities} unread={unread} aside={aside} />
+      <ContactNotShown identities={identities} unread={unread} aside={aside} archived={archived} />
     </>
   );
 }

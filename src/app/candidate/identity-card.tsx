@@ -40,12 +40,15 @@ export function IdentityCard({
   familyFirst = false,
   unread = [],
   structured = [],
+  absentWords = 'not in this response',
 }: {
   identities: Record<string, IdentityAttribute>;
   now: Date;
   familyFirst?: boolean;
   unread?: readonly UnreadField[];
   structured?: readonly StructuredField[];
+  /** What a row the answer lacks says: "archived on the service" in an archived record. */
+  absentWords?: string;
 }) {
   const shown = structured.filter((field) => CARD_ATTRIBUTES.has(field.name));
   const other = (name: string) => {
@@ -115,7 +118,7 @@ export function IdentityCard({
             <dd className="min-w-0 break-words text-slate-900">
               {value === undefined || value === '' ? (
                 <span className="text-slate-500 italic">
-                  {isUnread(unread, `identities.${ROW_ATTRIBUTES[label]}`) ? SENT_UNREAD : 'not in this response'}
+                  {isUnread(unread, `identities.${ROW_ATTRIBUTES[label]}`) ? SENT_UNREAD : absentWords}
                 </span>
               ) : MASKED_ROWS[label] ? (
                 <Masked maskKey={MASKED_ROWS[label]} label={label}>

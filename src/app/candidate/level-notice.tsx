@@ -2,7 +2,7 @@ import type { Role } from '../../kyc/contract/api.ts';
 import { type CandidateRecord, isStatusLevel, isStatusLevelField, type UnreadField } from '../../kyc/contract/schema.ts';
 import type { RestState } from '../api/pending-record.ts';
 import { Notice } from '../ui/section.tsx';
-import { AbsentSection } from './absent-sections.tsx';
+import { AbsentSection, identityDataOf } from './absent-sections.tsx';
 import { RestOfRecord } from './rest-of-record.tsx';
 
 /** How much of the record the page shows, and whether it says so once (above) or section by section. */
@@ -26,7 +26,8 @@ export function recordLevel(
   // A record whose identity data or certificates could not be read is not a status-level one: the notice below names them.
   const statusOnly = support || (isStatusLevel(record) && !pending && unread.every((entry) => isStatusLevelField(entry.field)));
   // Archived, the record has no identity data whatever the key: that, not the key, is what the page says (a compliance user's).
-  const archived = !support && !pending && record.isArchived === true && !record.identities;
+  // An empty map (`identities: {}`) holds no identity data: archived all the same.
+  const archived = !support && !pending && record.isArchived === true && !identityDataOf(record, unread);
   const named = !support && !pending && (archived || !statusOnly);
   return { support, pending, statusOnly, archived, named } satisfies RecordLevel;
 }
@@ -68,6 +69,6 @@ export function LevelNotice({
     );
   }
   if (level.pending) return <RestOfRecord state={level.pending} />;
-  if (level.named && !record.identities) return <AbsentSection field="identities" unread={unread} />;
+  if (level.named && !identityDataOf(record, unread)) return <AbsentSection field="identities" unread={unread} />;
   return null;
 }
