@@ -156,6 +156,25 @@ describe('the envelope read the same at every level', () => {
     for (const level of LEVELS) expect(outcome(await ask[level]()), level).toBe('record');
   });
 
+  it('a record of the wrong shape at status level says what was wrong (the first issue, as the full answer does), never that it usually passes', async () => {
+    const cases: Array<[string, string]> = [
+      ['{"status":"success","data":{"refId":"r","isArchived":false}}', 'The record has no status. (at data.status)'],
+      ['{"status":"success","data":{"status":7,"refId":"r"}}', 'The record’s status must be text, not a whole number. (at data.status)'],
+      [
+        '{"status":"success","data":{"status":"approved"}}',
+        'The record has neither a refId nor a recordId that can be read. (at data.refId)',
+      ],
+    ];
+    for (const [body, wrong] of cases) {
+      answer(body);
+      const res = await ask['status level']();
+      expect(outcome(res), body).toBe(
+        `502 not_a_record: The KYC service's answer does not have the expected shape, so it could not be reduced to status level. What was wrong: ${wrong} Asking again gets the same answer until the service's record changes: tell whoever runs Candidate Lookup.`,
+      );
+      expect(audited(), body).toBe('502 not_a_record stripped');
+    }
+  });
+
   it('an error stated after the record is answered and audited as that error, with its code, at every level', async () => {
     const late = `{"data":${DATA},"status":"error",${RESOURCE_NOT_FOUND}}`;
     answer(late);

@@ -17,8 +17,6 @@ import type { KeySearch } from './key-watch.ts';
 /** `willArchiveAtDate` is kept in `record` too (a `…Date` field): the archiving guard reads it. */
 export type Reduced = { ok: true; record: CandidateRecord; body: string } | { ok: false; failure: ApiFailure };
 
-const broken = (message: string) => new ApiFailure('upstream_error', message);
-
 /**
  * For support users: the body is read through the answer's one scan and reduced to the status-level
  * fields as it comes (status-level-stream.ts), then checked against the contract and kept to the allowlist
@@ -60,15 +58,25 @@ function supportFieldsOf(record: CandidateRecord, fields: readonly string[]): Re
 const isTextRecord = (value: unknown): boolean =>
   typeof value === 'object' && value !== null && typeof (value as { data?: unknown }).data === 'string';
 
+/**
+ * A record of another shape (no status, no id): what was wrong, its first issue as the full answer's page
+ * names it (the contract's words, kinds never values). `not_a_record`, not `upstream_error`: asking again
+ * gets the same record, so the page must not say that it usually passes.
+ */
+function shapeFailure(issue: { message: string; path: readonly PropertyKey[] } | undefined): ApiFailure {
+  const at = issue && issue.path.length > 0 ? ` (at ${issue.path.map(String).join('.')})` : '';
+  return new ApiFailure(
+    'not_a_record',
+    "The KYC service's answer does not have the expected shape, so it could not be reduced to status level. " +
+      `What was wrong: ${issue?.message ?? 'not a candidate record.'}${at} ` +
+      "Asking again gets the same answer until the service's record changes: tell whoever runs Candidate Lookup.",
+  );
+}
+
 function reduceValue(json: unknown, fields: readonly string[] | undefined): Reduced {
   const parsed = candidateEnvelopeSchema.safeParse(json);
   if (!parsed.success && isTextRecord(json)) return { ok: false, failure: NOT_A_RECORD };
-  if (!parsed.success) {
-    return {
-      ok: false,
-      failure: broken('The response of the KYC service does not have the expected shape, so it could not be reduced to status level.'),
-    };
-  }
+  if (!parsed.success) return { ok: false, failure: shapeFailure(parsed.error.issues[0]) };
   const record = statusLevelOf(parsed.data.data);
   // What could not be read goes with the reduced record too: a batch row names it (batchRowOf).
   attachUnreadFields(record, statusLevelUnread(parsed.data.data));
