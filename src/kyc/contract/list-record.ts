@@ -1,6 +1,7 @@
 import { type Applicant, type Skipped, statusDateFields } from './applicants.ts';
 import { candidateName } from './candidate-name.ts';
 import { checkId, MAX_ID_LENGTH } from './lookup.ts';
+import { readArchivedFlag } from './record-reading.ts';
 import { type IdentityAttribute, identityAttributeSchema, readTimestamp } from './schema.ts';
 import { MAX_STATUS_LENGTH } from './status.ts';
 
@@ -34,7 +35,10 @@ export function readListRecord(value: unknown, reading: ListReading): ListRecord
   if (typeof ids === 'string') return { ok: false, reason: ids };
   const recordId = ids.recordId ?? ids._id;
   if (recordId === undefined && ids.refId === undefined) return { ok: false, reason: 'no refId, recordId or _id' };
-  const isArchived = optional(value, 'isArchived', unreadable, 'expected true or false', (v) => typeof v === 'boolean');
+  // Read as the candidate page reads it: `"false"` is false here too.
+  const isArchived = readArchivedFlag(
+    optional(value, 'isArchived', unreadable, 'expected true or false', (v) => readArchivedFlag(v) !== undefined),
+  );
   const blockPassID = optional(value, 'blockPassID', unreadable, `expected a string of at most ${MAX_ID_LENGTH} characters`, isShortText);
   const since = sinceOf(value, status, unreadable);
   const name = reading.names ? nameOf(value.identities, unreadable) : undefined;

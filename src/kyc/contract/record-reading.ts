@@ -69,6 +69,16 @@ interface FieldCheck {
   aside?: (name: string, value: unknown) => StructuredField | undefined;
 }
 
+/**
+ * `isArchived` as any answer gives it, a record's or a list record's: `true` or `false`, or the text
+ * `"true"` or `"false"` that a service writing every value as text sends, which says the same. Undefined
+ * for anything else (named unreadable by the caller). One reading, so the queue and the page agree.
+ */
+export function readArchivedFlag(value: unknown): boolean | undefined {
+  if (typeof value === 'boolean') return value;
+  return value === 'true' ? true : value === 'false' ? false : undefined;
+}
+
 const TEXT: FieldCheck = { expected: 'text', schema: z.string() };
 /** A timestamp in another of its forms (`+0000`, no seconds, microseconds…) is kept in the contract's (readTimestamp). */
 const DATE: FieldCheck = { expected: 'an ISO 8601 timestamp', schema: isoTimestampSchema, alsoRead: readTimestamp };
@@ -85,7 +95,7 @@ const FIELDS: ReadonlyMap<string, FieldCheck> = new Map([
     {
       expected: 'true or false',
       schema: z.boolean(),
-      alsoRead: (value) => (value === 'true' ? true : value === 'false' ? false : undefined),
+      alsoRead: readArchivedFlag,
     },
   ],
   [
