@@ -247,7 +247,7 @@ export function kindOf(value: unknown): string {
     case 'string':
       return 'text';
     case 'number':
-      return Number.isInteger(value) ? 'a whole number' : 'a number';
+      return numberKind(value);
     case 'boolean':
       return 'true or false';
     case 'object':
@@ -255,6 +255,16 @@ export function kindOf(value: unknown): string {
     default:
       return typeof value;
   }
+}
+
+/**
+ * A number's kind: past 2^53 JSON's digits were not read exactly (12345678901234567890), so it is not
+ * "a whole number", which would read as the kind expected; nor is a negative one, where a count is.
+ */
+function numberKind(value: number): string {
+  if (!Number.isInteger(value)) return 'a number';
+  if (!Number.isSafeInteger(value)) return 'a number too large to read exactly';
+  return value < 0 ? 'a negative whole number' : 'a whole number';
 }
 
 const unreadByRecord = new WeakMap<object, readonly UnreadField[]>();
