@@ -144,7 +144,6 @@ describe('the envelope read the same at every level', () => {
       `{"status":"success", "data" : "${sealed}"}`,
       [`{"status":"success","da`, `ta":"${sealed}"}`],
       // No object either (the review: "unexpected shape" at status level, not a record at full level).
-      '{"status":"success","data":null}',
       '{"status":"success","data":[{"status":"approved","refId":"r"}]}',
       '{"status":"success","data":42}',
     ]) {
@@ -172,6 +171,21 @@ describe('the envelope read the same at every level', () => {
         `502 not_a_record: The KYC service's answer does not have the expected shape, so it could not be reduced to status level. What was wrong: ${wrong} Asking again gets the same answer until the service's record changes: tell whoever runs Candidate Lookup.`,
       );
       expect(audited(), body).toBe('502 not_a_record stripped');
+    }
+  });
+
+  it('"data":null is an answer that holds no record at every level, not one that may be encrypted', async () => {
+    for (const body of [
+      '{"status":"success","data":null}',
+      '{"status":"success", "data" : null }',
+      [`{"status":"success","da`, `ta":null}`],
+    ]) {
+      answer(body);
+      for (const level of LEVELS) {
+        expect(outcome(await ask[level]()), `${level}: ${body}`).toBe(
+          "502 not_a_record: The KYC service's answer holds no record (data is null). If it keeps happening, tell whoever runs Candidate Lookup.",
+        );
+      }
     }
   });
 

@@ -1,7 +1,7 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import { scanOf, type AnswerScan, type ScannedBody } from './answer-scan.ts';
 import { EnvelopeWatch, ErrorMembers } from './envelope-members.ts';
-import { envelopeStart, MAX_ENVELOPE_PREFIX } from './envelope-start.ts';
+import { envelopeStart, MAX_ENVELOPE_PREFIX, type Opening } from './envelope-start.ts';
 import { JsonIncompleteError, JsonTooDeepError } from './json-tokens.ts';
 import { type AskedCandidate, AskedIdWatch } from './asked-id-watch.ts';
 import { type KeySearch, KeyWatch } from './key-watch.ts';
@@ -18,6 +18,7 @@ export type GuardProblem =
   | 'key_reflected'
   | 'other_candidate'
   | 'not_an_envelope'
+  | 'no_record'
   | 'repeated_member'
   | 'error_envelope'
   | 'not_json'
@@ -28,6 +29,7 @@ const PROBLEMS: Record<GuardProblem, string> = {
   key_reflected: "the answer contains this server's API key",
   other_candidate: "the answer's record is another candidate's",
   not_an_envelope: 'the answer does not start as a candidate envelope',
+  no_record: 'the answer holds no record (data is null)',
   repeated_member: "the answer gives its envelope's status or data twice",
   error_envelope: "the answer is the service's error envelope",
   not_json: 'the answer is not JSON',
@@ -213,9 +215,8 @@ export function createAnswerGuard(
       if (start === undefined) return pass(this, chunk, done);
       start = Buffer.concat([start, chunk]);
       const verdict = envelopeStart(start.subarray(0, MAX_ENVELOPE_PREFIX));
-      if (verdict === 'no' || (verdict === 'more' && start.length >= MAX_ENVELOPE_PREFIX)) {
-        return done(new AnswerGuardError('not_an_envelope'));
-      }
+      const refused = openingRefused(verdict, start.length);
+      if (refused) return done(refused);
       if (verdict === 'more') return done();
       const opened = start;
       start = undefined;
@@ -236,6 +237,13 @@ export function createAnswerGuard(
     },
   });
   return Object.assign(guard, { scan, keyWatch, ...(askedId ? { askedId } : {}) });
+}
+
+/** Why the body's opening is refused: it holds no record (`"data":null`), or opens no candidate envelope; undefined while it may. */
+function openingRefused(verdict: Opening, read: number): AnswerGuardError | undefined {
+  if (verdict === 'empty') return new AnswerGuardError('no_record');
+  if (verdict === 'no' || (verdict === 'more' && read >= MAX_ENVELOPE_PREFIX)) return new AnswerGuardError('not_an_envelope');
+  return undefined;
 }
 
 /**

@@ -50,7 +50,8 @@ const COMPLETIONS = ['":0,', ':0,', '0,', '1,', '",', ',', 'rue,', 'ue,', 'e,', 
 /** How many members may stand before `status` or `data`. */
 const MAX_SKIPPED_MEMBERS = 4;
 
-export type Opening = 'yes' | 'no' | 'more' | 'error';
+/** `empty`: a success whose `data` is null, an answer that holds no record. */
+export type Opening = 'yes' | 'no' | 'more' | 'error' | 'empty';
 
 /**
  * Whether `rest` (after the envelope's `{` and any members skipped) opens with a status of "success" or
@@ -83,6 +84,8 @@ function dataAfterSuccess(rest: string, bounded: boolean): Opening {
   if (name === 'no' || name.name !== DATA) return 'yes';
   const value = name.rest.replace(/^[ \t\r\n]+/, '');
   if (value === '') return bounded ? 'yes' : 'more';
+  if (/^null[ \t\r\n]*[,}]/.test(value)) return 'empty';
+  if (!bounded && /^n(?:u(?:ll?)?)?[ \t\r\n]*$/.test(value)) return 'more';
   return value.startsWith('{') ? 'yes' : 'no';
 }
 

@@ -178,7 +178,8 @@ export class StatusLevelReader extends ValueBuilder {
     if (errorMember) return errorMember;
     // A `data` that is no object (a text: a record the service encrypted; null, a number) is kept as an empty text:
     // it is said to be no record (status-level.ts), as the full answer says it.
-    if (root && this.path.at(['data'])) return () => setMember(root, 'data', '');
+    // null stays null: an answer holding no record is said to be that (NO_RECORD), not perhaps encrypted.
+    if (root && this.path.at(['data'])) return (value) => setMember(root, 'data', value === null ? null : '');
     const data = this.data;
     const kept = data && this.path.at(['data', '*']) ? this.dataField(data, this.path.keys[1]!) : undefined;
     if (kept) return kept;

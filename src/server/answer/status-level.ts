@@ -10,7 +10,7 @@ import {
 import { attachUnreadFields } from '../../kyc/contract/record-reading.ts';
 import { shareNumberTexts } from '../../kyc/contract/number-text.ts';
 import { ApiFailure } from '../http/api-failure.ts';
-import { NOT_A_RECORD } from '../http/http-reply.ts';
+import { NO_RECORD, NOT_A_RECORD } from '../http/http-reply.ts';
 import { readStatusLevelStreamed } from './status-level-stream.ts';
 import type { KeySearch } from './key-watch.ts';
 
@@ -75,6 +75,7 @@ function shapeFailure(issue: { message: string; path: readonly PropertyKey[] } |
 
 function reduceValue(json: unknown, fields: readonly string[] | undefined): Reduced {
   const parsed = candidateEnvelopeSchema.safeParse(json);
+  if (!parsed.success && (json as { data?: unknown }).data === null) return { ok: false, failure: NO_RECORD };
   if (!parsed.success && isTextRecord(json)) return { ok: false, failure: NOT_A_RECORD };
   if (!parsed.success) return { ok: false, failure: shapeFailure(parsed.error.issues[0]) };
   const record = statusLevelOf(parsed.data.data);

@@ -26,6 +26,12 @@ export const NOT_A_RECORD = new ApiFailure(
     'or come from something other than the KYC service: an administrator must check KYC_BASE_URL and the API key.',
 );
 
+/** `{"status":"success","data":null}`: an answer that holds no record, said as that, not as one perhaps encrypted. */
+export const NO_RECORD = new ApiFailure(
+  'not_a_record',
+  "The KYC service's answer holds no record (data is null). If it keeps happening, tell whoever runs Candidate Lookup.",
+);
+
 /**
  * A success whose envelope gives `status` or `data` twice (envelope-members.ts): which one holds cannot be
  * told (JSON.parse keeps the last, a reader of its start the first), so it is read neither as a record nor

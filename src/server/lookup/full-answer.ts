@@ -5,7 +5,7 @@ import { ApiFailure, brokenOff, otherCandidate } from '../http/api-failure.ts';
 import type { AskedCandidate } from '../answer/asked-id-watch.ts';
 import type { ApiSettings } from '../config/settings.ts';
 import { MAX_DEPTH } from '../answer/json-tokens.ts';
-import { countBytes, NOT_A_RECORD, repeatedMember } from '../http/http-reply.ts';
+import { countBytes, NO_RECORD, NOT_A_RECORD, repeatedMember } from '../http/http-reply.ts';
 import { requestLog } from '../log/log.ts';
 import { type Audit, refuse } from '../audit/audit-trail.ts';
 import { newBoundary, splitRecord } from '../answer/multipart-answer.ts';
@@ -232,6 +232,7 @@ function guardFailure(error: Error, { stated, asked }: Pick<FullAnswer, 'stated'
   if (error.problem === 'error_envelope') return statedFailure(error.stated, stated);
   // Not a candidate envelope from its first bytes: not a readable record (perhaps encrypted).
   if (error.problem === 'not_an_envelope') return NOT_A_RECORD;
+  if (error.problem === 'no_record') return NO_RECORD;
   return new ApiFailure('upstream_error', NOT_JSON[error.problem]);
 }
 
