@@ -140,7 +140,7 @@ describe('the audit page', () => {
     const levelCell = (index: number) => within(within(table).getAllByRole('row')[index + 1]!).getAllByRole('cell')[4]!;
     expect(within(levelCell(0)).getByText('Full record')).toHaveAttribute(
       'title',
-      expect.stringMatching(/^Full record: the whole record .*document pictures/),
+      expect.stringMatching(/^Full record: read with the full key: .*which of them it held is not recorded/),
     );
     expect(within(levelCell(1)).getByText('Status level (reduced here)')).toHaveAttribute(
       'title',

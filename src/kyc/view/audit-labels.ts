@@ -57,7 +57,7 @@ export const LEVEL_LABELS: Record<AuditLevel, string> = {
 
 /** What each level means, in plain words for a compliance lead: what the person who looked the candidate up could see. */
 export const LEVEL_MEANINGS: Record<AuditLevel, string> = {
-  full: 'the whole record as the KYC service holds it, identity data and document pictures included.',
+  full: "read with the full key: the record as the KYC service answered it to that key, with the identity data and document pictures the key's scope and the record held (a key without pictures, or an archived record, has none); which of them it held is not recorded.",
   status: "the status, its dates and the candidate's ids only, read with the status-only key: no identity data, no pictures.",
   stripped:
     'read with the full key, then cut down by this server to the status, the ids and the fields support staff may see: no identity data or pictures left the server.',
