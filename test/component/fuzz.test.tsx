@@ -150,5 +150,7 @@ describe('fuzzing the response path', () => {
     // Both sides of the property were exercised.
     expect(valid).toBeGreaterThan(100);
     expect(invalid).toBeGreaterThan(100);
-  }, 300_000);
+    // 17 to 28 s alone; a clean-clone CI run on a machine loaded to 15 (its two cores shared with eight other
+    // jobs) passed 300 s. The time allowed guards against a hang, it measures nothing.
+  }, 900_000);
 });
