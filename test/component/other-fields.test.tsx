@@ -2,6 +2,7 @@ import { screen, within } from '@testing-library/react';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { json, renderWithProviders, stubApi } from './render.tsx';
+import { READ_BY_SECTIONS } from '../support/read-by-sections.ts';
 
 /**
  * Fields the page does not know are shown, not dropped (review: `kycLevel`, `reviewer`, `rejectReason` at
@@ -73,22 +74,10 @@ describe('other fields in this response', { timeout: 60_000 }, () => {
 
   it('property: every extra top-level key of a record is on the page, in the card, by its name', async () => {
     const key = fc.stringMatching(/^[a-z][A-Za-z0-9_]{0,10}$/).filter((name) => !name.endsWith('Date'));
-    const known = new Set([
-      'status',
-      'refId',
-      'recordId',
-      'isArchived',
-      'blockPassID',
-      'serviceID',
-      'submitCount',
-      'customFields',
-      'identities',
-      'certs',
-    ]);
     await fc.assert(
       fc.asyncProperty(
         fc.uniqueArray(
-          key.filter((name) => !known.has(name)),
+          key.filter((name) => !READ_BY_SECTIONS.has(name)),
           { minLength: 1, maxLength: 4 },
         ),
         async (names) => {

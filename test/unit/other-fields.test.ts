@@ -2,21 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { candidateRecordSchema, unreadFieldsOf } from '../../src/kyc/contract/schema.ts';
 import { MAX_OTHER_FIELDS, otherFieldsOf } from '../../src/kyc/view/other-fields.ts';
-
-/** What the page's sections read, named here on their own: the header, the timeline, the three sections. */
-const READ_BY_SECTIONS = new Set([
-  'status',
-  'refId',
-  'recordId',
-  'isArchived',
-  'blockPassID',
-  'serviceID',
-  'submitCount',
-  'customFields',
-  'identities',
-  'certs',
-]);
-const readBySection = (key: string) => READ_BY_SECTIONS.has(key) || key.endsWith('Date');
+import { readBySection } from '../support/read-by-sections.ts';
 
 const base = { status: 'inreview', refId: 'ref-1', recordId: 'rec-1', isArchived: false, inreviewDate: '2026-01-02T10:00:00.000Z' };
 const extraKey = fc.oneof(
