@@ -15,8 +15,11 @@ import pg from 'pg';
 export type Database = pg.Pool;
 
 export interface DatabaseOptions {
-  /** Told when an idle connection fails (the server went away): the pool replaces it at the next query. */
-  onIdleError?: (error: Error) => void;
+  /**
+   * Told when PostgreSQL ends a connection (an administrator's shutdown, 57P01; `pg_terminate_backend`; a
+   * network cut), once until a connection is made again: the call that held it fails, the next one connects.
+   */
+  onConnectionLost?: (error: Error) => void;
 }
 
 export function createDatabase(url: string, options: DatabaseOptions = {}): Database {
@@ -32,8 +35,20 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Data
     // A process that has nothing else to do may end although the pool has idle connections.
     allowExitOnIdle: true,
   });
-  // Without a listener, a connection lost while idle would end the process.
-  pool.on('error', (error) => options.onIdleError?.(error));
+  let lost = false;
+  const said = (error: Error) => {
+    if (!lost) options.onConnectionLost?.(error);
+    lost = true;
+  };
+  // Every connection listens for its own end, for as long as it lives: the pool listens only while it is idle,
+  // and an 'error' event nobody listens to ends the process. A connection checked out (a transaction: the
+  // indexer's batch, the retention, a cut, the schema) whose end comes after its query failed would do so.
+  pool.on('connect', (client) => {
+    lost = false;
+    client.on('error', said);
+  });
+  // An idle connection's end: its own listener above said it; the pool replaces it at the next query.
+  pool.on('error', () => {});
   return pool;
 }
 

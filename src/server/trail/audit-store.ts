@@ -90,7 +90,13 @@ export function createAuditStore(options: AuditStoreOptions): AuditStore {
       close: async () => {},
     };
   }
-  return databaseStore(options, createDatabase(options.databaseUrl, { onIdleError: () => {} }), chains, files, bounds);
+  return databaseStore(
+    options,
+    createDatabase(options.databaseUrl, { onConnectionLost: connectionLostSayer(options.logger) }),
+    chains,
+    files,
+    bounds,
+  );
 }
 
 function databaseStore(
@@ -167,6 +173,14 @@ function databaseStore(
       await db.end().catch(() => {});
     },
   };
+}
+
+/** The database ending a connection, in the log (createDatabase says it once until a connection is made again). */
+function connectionLostSayer(logger: Logger | undefined) {
+  return (error: Error) =>
+    logger?.warn(
+      `Audit table: the database ended a connection (${databaseProblem(error)}); the call that held it failed, the next one connects again.`,
+    );
 }
 
 /** The audit page's state of the trail: this instance's chains now, the others' as they last reported, and the cuts the table recorded. */
