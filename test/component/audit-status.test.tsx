@@ -12,14 +12,24 @@ import { ChainState, SourceNote } from '../../src/app/audit/audit-status.tsx';
 
 const WHOLE = /Every instance's lines are in the audit table/;
 const NOT_REPORTING = /Not reporting since .*: its lines after its last report may be missing from the table\./;
+const STOPPED_WHOLE = /Stopped at .*\), all its lines in the table\./;
+const STOPPED_BEHIND = /Stopped at .*\), with 3 lines not in the table\./;
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
 
-function instanceState(name: string, self: boolean, notReporting: boolean, behind: boolean, minutes: number): InstanceState {
+function instanceState(
+  name: string,
+  self: boolean,
+  notReporting: boolean,
+  behind: boolean,
+  minutes: number,
+  stopped = false,
+): InstanceState {
   return {
     instance: name,
     self,
     reportedAt: minutesAgo(minutes),
     ...(notReporting ? { notReporting: true as const } : {}),
+    ...(stopped ? { stopped: true as const } : {}),
     files: [{ file: 'audit.jsonl', lines: 17, intact: true, lastLineAt: minutesAgo(minutes), checkedAt: minutesAgo(minutes) }],
     ...(behind ? { behind: { instance: name, lines: 3, since: minutesAgo(minutes + 1) } } : {}),
   };
@@ -50,12 +60,17 @@ describe("the audit page's state of the table", () => {
   });
 
   it('property: the table is said to hold every line exactly when no instance is behind or not reporting, and each one not reporting is said so', () => {
-    const instance = fc.record({ notReporting: fc.boolean(), behind: fc.boolean(), minutes: fc.integer({ min: 0, max: 600 }) });
+    // An instance that stopped normally (its last report says so) is never not reporting.
+    const instance = fc
+      .record({ notReporting: fc.boolean(), stopped: fc.boolean(), behind: fc.boolean(), minutes: fc.integer({ min: 0, max: 600 }) })
+      .map((other) => ({ ...other, notReporting: other.notReporting && !other.stopped }));
     fc.assert(
       fc.property(fc.boolean(), fc.array(instance, { maxLength: 4 }), (selfBehind, others) => {
         const instances = [
           instanceState('self', true, false, selfBehind, 0),
-          ...others.map((other, index) => instanceState(`app${index}`, false, other.notReporting, other.behind, other.minutes)),
+          ...others.map((other, index) =>
+            instanceState(`app${index}`, false, other.notReporting, other.behind, other.minutes, other.stopped),
+          ),
         ];
         const { container, unmount } = render(<ChainState status={statusOf(instances)} />);
         try {
@@ -64,6 +79,9 @@ describe("the audit page's state of the table", () => {
           for (const [index, other] of others.entries()) {
             const item = container.querySelector(`[data-instance="app${index}"]`)!;
             expect(NOT_REPORTING.test(item.textContent ?? '')).toBe(other.notReporting);
+            // Stopped: all its lines in the table, or how many it left out.
+            expect(STOPPED_WHOLE.test(item.textContent ?? '')).toBe(other.stopped && !other.behind);
+            expect(STOPPED_BEHIND.test(item.textContent ?? '')).toBe(other.stopped && other.behind);
           }
         } finally {
           unmount();

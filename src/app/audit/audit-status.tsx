@@ -1,5 +1,5 @@
 import type { AuditSearchAnswer, AuditStatus, InstanceState } from '../../kyc/contract/audit-search.ts';
-import { chainText, lagText, notReportingText } from '../../kyc/view/audit-labels.ts';
+import { chainText, lagText, notReportingText, stoppedText } from '../../kyc/view/audit-labels.ts';
 import { formatDateTime, formatRelative } from '../../kyc/view/time.ts';
 import { Card } from '../ui/card.tsx';
 import { Notice } from '../ui/section.tsx';
@@ -64,7 +64,9 @@ export function BrokenChainAlert({ status }: { status: AuditStatus }) {
 function InstanceFiles({ instance }: { instance: InstanceState }) {
   const now = useNow(10_000);
   const zone = useZoneMode();
-  const reported = instance.self ? 'this server' : `reported ${formatRelative(new Date(instance.reportedAt), now, { zone })}`;
+  const reported = instance.self
+    ? 'this server'
+    : `${instance.stopped ? 'stopped' : 'reported'} ${formatRelative(new Date(instance.reportedAt), now, { zone })}`;
   return (
     <li data-instance={instance.instance}>
       <h3 className="text-sm font-semibold text-slate-900">
@@ -83,6 +85,11 @@ function InstanceFiles({ instance }: { instance: InstanceState }) {
           </li>
         ))}
         {instance.notReporting && <li className="text-amber-900">{notReportingText(instance.reportedAt, now, zone)}</li>}
+        {instance.stopped && (
+          <li className={instance.behind ? 'text-amber-900' : 'text-slate-600'} data-stopped="">
+            {stoppedText(instance.reportedAt, instance.behind, now, zone)}
+          </li>
+        )}
         {instance.files.length === 0 && <li className="text-slate-600">No audit file yet.</li>}
         {instance.behind && <li className="text-amber-900">{lagText(instance.behind, now, zone)}</li>}
       </ul>

@@ -275,6 +275,11 @@ export const instanceStateSchema = z.object({
    * stood at `reportedAt`, and its lines after that may be missing from the table.
    */
   notReporting: z.optional(z.literal(true)),
+  /**
+   * Another instance stopped normally at `reportedAt`: its last report, never stale. Its lines were all in the
+   * table then, but those `behind` counts. Left out of the list once stopped for longer than the retention.
+   */
+  stopped: z.optional(z.literal(true)),
   files: z.array(fileChainSchema),
   behind: z.optional(indexLagSchema),
 });

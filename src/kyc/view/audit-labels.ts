@@ -145,3 +145,12 @@ export function notReportingText(since: string, now: Date, zone: ZoneMode): stri
   const at = new Date(since);
   return `Not reporting since ${formatDateTime(at, { zone, seconds: true })} (${formatRelative(at, now, { zone })}): its lines after its last report may be missing from the table.`;
 }
+
+/** Another instance stopped normally: "Stopped at 30 Nov 2026, 22:14:03 (2 minutes ago), all its lines in the table." */
+export function stoppedText(at: string, behind: IndexLag | undefined, now: Date, zone: ZoneMode): string {
+  const when = new Date(at);
+  const lines = behind?.lines ?? 0;
+  const left =
+    lines > 0 ? `with ${lines.toLocaleString('en')} ${lines === 1 ? 'line' : 'lines'} not in the table` : 'all its lines in the table';
+  return `Stopped at ${formatDateTime(when, { zone, seconds: true })} (${formatRelative(when, now, { zone })}), ${left}.`;
+}

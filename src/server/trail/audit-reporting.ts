@@ -11,6 +11,8 @@ const REPORT_EVERY_MS = 30_000;
 /** An instance whose last report is older than this is not reporting (stopped, or the table cannot be written). */
 export const STALE_AFTER_MS = 2 * REPORT_EVERY_MS;
 const RETAIN_EVERY_MS = 60 * 60_000;
+/** At a close, how long the indexer may take to catch up with the files, and the last report to be written. */
+const LAST_REPORT_MS = 3_000;
 
 /** What the reports need of the store's options (audit-store.ts). */
 interface ReportOptions {
@@ -44,7 +46,8 @@ export function reportNowAndThen(
     } else options.logger?.info('Audit table: the database answers; the table follows the audit files.');
   };
   let saidBehind = false;
-  let reporting = false;
+  let reporting: Promise<void> | undefined;
+  let stopped = false;
   const report = async () => {
     const state = await selfState(options.instance, chains, indexer);
     await ready();
@@ -52,15 +55,14 @@ export function reportNowAndThen(
     saidBehind = state.behind !== undefined;
   };
   const reportAndSay = () => {
-    if (reporting) return;
-    reporting = true;
-    void report()
+    if (reporting || stopped) return;
+    reporting = report()
       .then(
         () => say(indexer.problem()),
         (error: unknown) => say(databaseProblem(error)),
       )
       .finally(() => {
-        reporting = false;
+        reporting = undefined;
       });
   };
   const retain = () => ready().then(() => applyRetention(db, options.retentionDays));
@@ -78,11 +80,34 @@ export function reportNowAndThen(
     afterPass: () => {
       if (saidBehind) reportAndSay();
     },
-    stop: () => {
+    /**
+     * The last report, at a clean close: this instance stopped, once the indexer has caught up with its files
+     * (or what it could not put in the table by then, as `behind`). Given up after a few seconds, the
+     * database away: the instance then shows as not reporting, as one that died does.
+     */
+    last: async () => {
+      stopped = true;
       clearInterval(reporter);
       clearInterval(retainer);
+      await reporting;
+      const last = async () => {
+        if (!indexer.problem()) await within(indexer.syncNow(), LAST_REPORT_MS).catch(() => {});
+        const state = await selfState(options.instance, chains, indexer);
+        await ready();
+        await saveReport(db, options.instance, { files: state.files, ...(state.behind ? { behind: state.behind } : {}), stopped: true });
+      };
+      await within(last(), 2 * LAST_REPORT_MS).catch((error: unknown) => say(databaseProblem(error)));
     },
   };
+}
+
+/** `work`, or a rejection once `ms` have passed. */
+function within<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
 export async function selfState(instance: string, chains: ChainWatch, indexer?: AuditIndexer): Promise<InstanceState> {

@@ -120,7 +120,7 @@ function databaseStore(
   const reports = reportNowAndThen(options, db, ready, chains, indexer);
   afterPass = reports.afterPass;
   // What the other instances last reported changes every 30 s: read at most every 5 s, not per search.
-  const othersReports = remembered(() => reportsOf(db, STALE_AFTER_MS), 5_000);
+  const othersReports = remembered(() => reportsOf(db, STALE_AFTER_MS, options.retentionDays), 5_000);
   // This instance's chain as checked now, the others' as they last reported it.
   const breaks = async () => breaksOf([{ instance, files: await chains.check() }, ...(await othersReports().catch(() => []))]);
   const table = async (filter: SearchFilter, { marked, ...page }: SearchPage) =>
@@ -168,7 +168,8 @@ function databaseStore(
     },
     notify: () => indexer.notify(),
     async close() {
-      reports.stop();
+      // Its last report: stopped, once the indexer has caught up with the files (or what it left behind).
+      await reports.last();
       indexer.close();
       await db.end().catch(() => {});
     },
@@ -194,7 +195,7 @@ async function databaseStatus(
   const { instance } = options;
   const self = await selfState(instance, chains, indexer);
   const others = await ready()
-    .then(() => reportsOf(db, STALE_AFTER_MS))
+    .then(() => reportsOf(db, STALE_AFTER_MS, options.retentionDays))
     .catch(() => [] as InstanceState[]);
   const problem = indexer.problem();
   // Cuts recorded in the table (audit-cuts.ts) stand as breaks, whatever the files say now.

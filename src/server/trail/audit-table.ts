@@ -98,6 +98,8 @@ export async function progressOf(db: Database, instance: string): Promise<Progre
 export interface InstanceReport {
   files: FileChain[];
   behind?: IndexLag;
+  /** Its last: the instance stopped normally (the store's close). */
+  stopped?: true;
 }
 
 export async function saveReport(db: Database, instance: string, report: InstanceReport): Promise<void> {
@@ -110,19 +112,22 @@ export async function saveReport(db: Database, instance: string, report: Instanc
 
 /**
  * Every instance's last report; `notReporting` where it is older than `staleAfterMs`, by the database's
- * clock on both sides (the instances' clocks may differ from it).
+ * clock on both sides (the instances' clocks may differ from it), unless it said the instance stopped;
+ * one stopped for longer than `retentionDays` is left out.
  */
-export async function reportsOf(db: Database, staleAfterMs: number): Promise<InstanceState[]> {
+export async function reportsOf(db: Database, staleAfterMs: number, retentionDays: number): Promise<InstanceState[]> {
   const { rows } = await db.query<{ instance: string; reported_at: Date; report: InstanceReport; stale: boolean }>(
-    `SELECT instance, reported_at, report, reported_at < now() - make_interval(secs => $1) AS stale
-       FROM candidate_lookup_audit_instances WHERE reported_at IS NOT NULL ORDER BY instance`,
-    [staleAfterMs / 1000],
+    `SELECT instance, reported_at, report, reported_at < now() - make_interval(secs => $1) AND NOT (report ? 'stopped') AS stale
+       FROM candidate_lookup_audit_instances WHERE reported_at IS NOT NULL
+         AND NOT (report ? 'stopped' AND reported_at < now() - make_interval(days => $2)) ORDER BY instance`,
+    [staleAfterMs / 1000, retentionDays],
   );
   return rows.map((row) => ({
     instance: row.instance,
     self: false,
     reportedAt: row.reported_at.toISOString(),
     ...(row.stale ? { notReporting: true as const } : {}),
+    ...(row.report?.stopped === true ? { stopped: true as const } : {}),
     files: Array.isArray(row.report?.files) ? row.report.files : [],
     ...(row.report?.behind ? { behind: row.report.behind } : {}),
   }));
