@@ -1,7 +1,7 @@
 import { render, screen, within } from '@testing-library/react';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { AuditStatus, InstanceState } from '../../src/kyc/contract/audit-search.ts';
+import type { AuditStatus, InstanceState } from '../../src/kyc/contract/audit-status.ts';
 import { ChainState, SourceNote } from '../../src/app/audit/audit-status.tsx';
 
 /**

@@ -8,9 +8,8 @@ import {
   type AuditRow,
   type AuditSearchAnswer,
   auditSearchAnswerSchema,
-  type AuditStatus,
-  auditStatusSchema,
 } from '../../src/kyc/contract/audit-search.ts';
+import { type AuditStatus, auditStatusSchema } from '../../src/kyc/contract/audit-status.ts';
 import type { Role } from '../../src/kyc/contract/api.ts';
 import type { ConfigFile } from '../../src/server/config/file-schema.ts';
 import type { Environment } from '../../src/server/config/config.ts';

@@ -1,12 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
-import {
-  AUDIT_PATHS,
-  type AuditFilter,
-  type AuditSearchAnswer,
-  auditSearchAnswerSchema,
-  type AuditStatus,
-  auditStatusSchema,
-} from '../../kyc/contract/audit-search.ts';
+import { AUDIT_PATHS, type AuditFilter, type AuditSearchAnswer, auditSearchAnswerSchema } from '../../kyc/contract/audit-search.ts';
+import { type AuditStatus, auditStatusSchema } from '../../kyc/contract/audit-status.ts';
 import { downloadName } from '../../kyc/contract/download-name.ts';
 import { ApiError } from '../api/api-error.ts';
 import { apiRequest, apiResponse } from '../api/api-request.ts';

@@ -1,4 +1,5 @@
-import type { AuditSearchAnswer, AuditStatus, InstanceState } from '../../kyc/contract/audit-search.ts';
+import type { AuditSearchAnswer } from '../../kyc/contract/audit-search.ts';
+import type { AuditStatus, InstanceState } from '../../kyc/contract/audit-status.ts';
 import { chainText, lagText, notReportingText, stoppedText } from '../../kyc/view/audit-labels.ts';
 import { formatDateTime, formatRelative } from '../../kyc/view/time.ts';
 import { Card } from '../ui/card.tsx';

@@ -3,10 +3,10 @@ import {
   type AuditFilterAction,
   type AuditLevel,
   type AuditRow,
-  type FileChain,
   type IndexLag,
   QUEUE_ONLY_WORDS,
 } from '../contract/audit-search.ts';
+import type { FileChain } from '../contract/audit-status.ts';
 import { statusInfo } from '../contract/status.ts';
 import { formatDateTime, formatRelative, type ZoneMode } from './time.ts';
 

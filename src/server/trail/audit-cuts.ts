@@ -1,4 +1,4 @@
-import type { FileChain, InstanceState } from '../../kyc/contract/audit-search.ts';
+import type { FileChain, InstanceState } from '../../kyc/contract/audit-status.ts';
 import { lineHash } from '../audit/audit-chain.ts';
 import type { Database } from '../state/postgres.ts';
 import { type AuditFile, openToRead, readLinesForward } from './audit-files.ts';

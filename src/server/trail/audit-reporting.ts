@@ -1,4 +1,4 @@
-import type { InstanceState } from '../../kyc/contract/audit-search.ts';
+import type { InstanceState } from '../../kyc/contract/audit-status.ts';
 import { databaseProblem, type Database } from '../state/postgres.ts';
 import type { Logger } from '../log/log.ts';
 import type { AuditIndexer } from './audit-indexer.ts';

@@ -1,4 +1,5 @@
-import type { AuditRow, AuditSearchAnswer, AuditStatus, IndexLag, InstanceState, NotReporting } from '../../kyc/contract/audit-search.ts';
+import type { AuditRow, AuditSearchAnswer, IndexLag, NotReporting } from '../../kyc/contract/audit-search.ts';
+import type { AuditStatus, InstanceState } from '../../kyc/contract/audit-status.ts';
 import type { AuditLine, ClosableAuditLog } from '../audit/audit.ts';
 import type { Logger } from '../log/log.ts';
 import { createDatabase, databaseProblem, type Database, describeDatabaseUrl, migrate } from '../state/postgres.ts';

@@ -1,4 +1,5 @@
-import type { AuditRow, FileChain, IndexLag, InstanceState } from '../../kyc/contract/audit-search.ts';
+import type { AuditRow, IndexLag } from '../../kyc/contract/audit-search.ts';
+import type { FileChain, InstanceState } from '../../kyc/contract/audit-status.ts';
 import type { Database } from '../state/postgres.ts';
 import { foldCase, type SearchFilter, SERVER_USER_LIST, TRAIL_READS } from './audit-match.ts';
 import { type ShownIds, shownCandidatesOf, shownKey } from './audit-row.ts';

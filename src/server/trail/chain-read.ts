@@ -1,4 +1,4 @@
-import type { FileChain } from '../../kyc/contract/audit-search.ts';
+import type { FileChain } from '../../kyc/contract/audit-status.ts';
 import { type ChainChecker, lineHash } from '../audit/audit-chain.ts';
 import { type AuditFile, openToRead, readLinesForward } from './audit-files.ts';
 

@@ -1,4 +1,4 @@
-import type { FileChain } from '../../kyc/contract/audit-search.ts';
+import type { FileChain } from '../../kyc/contract/audit-status.ts';
 import { ChainChecker } from '../audit/audit-chain.ts';
 import { type AuditFile, auditFilesOf, lineEndsAt } from './audit-files.ts';
 import { type Carried, type ChainRead, readChain, type Vouched } from './chain-read.ts';

@@ -1,4 +1,5 @@
-import type { AuditRow, FileChain } from '../../kyc/contract/audit-search.ts';
+import type { AuditRow } from '../../kyc/contract/audit-search.ts';
+import type { FileChain } from '../../kyc/contract/audit-status.ts';
 import type { Database } from '../state/postgres.ts';
 import { cutsOf, isCut } from './audit-cuts.ts';
 import type { SearchFilter } from './audit-match.ts';
