@@ -135,7 +135,7 @@ describe("the current documentation's list", () => {
 });
 
 describe("the sandbox's current-documentation list, through the app", () => {
-  it('orders the tabs by the records’ own dates at once, and says which record it could not read (one without a refId has no id left)', async () => {
+  it('orders the tabs by the records’ own dates at once, and counts the record it cannot open (one without a refId has no id left)', async () => {
     const now = new Date();
     const candidates = [...(await sampleCandidates({ now })), ...(await queueCandidates(now))];
     const sandbox = await startSandbox({ candidates, listShape: 'current' });
@@ -159,9 +159,12 @@ describe("the sandbox's current-documentation list, through the app", () => {
     expect(first).toMatchObject({ slaHours: 48, overSla: over });
     // No names (the index keeps none); the current documentation's list gives no recordId, and the sandbox's lookups by refId keep none either.
     expect(rows.every((row) => row.name === undefined)).toBe(true);
-    const inreview = pageOf(await app.get('/api/applicants?status=inreview', SUPPORT));
-    expect(inreview.skipped).toEqual({ count: 1, reasons: ['no refId, recordId or _id'] });
+    const inreview = pageOf(await app.get('/api/applicants?status=inreview&counts=1', SUPPORT));
+    expect(inreview.skipped).toBeUndefined();
+    expect(inreview.idless).toEqual([expect.objectContaining({ status: 'inreview', count: 1 })]);
     expect(inreview.records).toHaveLength(records.filter((r) => r.status === 'inreview').length - 1);
+    // Not a row, but a candidate in review all the same.
+    expect(inreview.counts?.inreview).toBe(records.filter((r) => r.status === 'inreview').length);
   });
 });
 
@@ -209,7 +212,7 @@ describe('list records the app could not read before', () => {
     expect(view.skipped).toBeUndefined();
   });
 
-  it('a record without status or any id is left out and counted, the rest of the page shown', async () => {
+  it('a record without status is left out and counted, one without any id counted in its tab, the rest of the page shown', async () => {
     const { app } = await listApp([
       { status: 'waiting', _id: 'rec-1' },
       { refId: 'no-status', isArchived: false },
@@ -223,12 +226,10 @@ describe('list records the app could not read before', () => {
       { status: 'waiting', recordId: 'rec-1' },
       { status: 'approved', refId: 'ref-2' },
     ]);
-    // The tab's count is the index's: what could be read of it.
+    // The rows are the index's: what could be read of it, and opened.
     expect(page.total).toBe(2);
-    expect(page.skipped).toEqual({
-      count: 4,
-      reasons: ['no status', 'no refId, recordId or _id', 'not an object', 'a status that is not text'],
-    });
+    expect(page.skipped).toEqual({ count: 3, reasons: ['no status', 'not an object', 'a status that is not text'] });
+    expect(page.idless).toEqual([{ status: 'waiting', count: 1, dated: 0, blockPassIDs: 1 }]);
   });
 
   it('attack: an id longer than the lookup’s 256 characters, or with a control character, refuses its record only when no other id of it can open it', async () => {

@@ -1,4 +1,5 @@
 import { applicantsApiBase } from './environment-paths.ts';
+import { idlessSchema } from './idless.ts';
 import { z } from './zod.ts';
 
 /**
@@ -170,6 +171,11 @@ export const applicantsPageSchema = z.object({
     overSlaPartial: z.optional(z.literal(true)),
     /** Records of the service's answer left out because they could not be read (no status, no usable id). */
     skipped: z.optional(skippedSchema),
+    /**
+     * The tab's candidates the service listed with a status but no id (idless.ts), by status: counted in
+     * `counts` and the over-SLA figures, never rows (nothing can open them here).
+     */
+    idless: z.optional(z.array(idlessSchema)),
     /** Asked with `counts=1`: every tab's count (`unavailable` when it could not be read), over-SLA counts and refused filters. */
     ...queueCountsShape,
     /** Asked with `counts=1` by a compliance user: per tab, how many candidates have a certificate needing attention, where known. */

@@ -1,5 +1,6 @@
 import { type Applicant, type Skipped, statusDateFields } from './applicants.ts';
 import { candidateName } from './candidate-name.ts';
+import type { IdlessRecord } from './idless.ts';
 import { checkId, MAX_ID_LENGTH } from './lookup.ts';
 import { readArchivedFlag } from './record-reading.ts';
 import { type IdentityAttribute, identityAttributeSchema, readTimestamp } from './schema.ts';
@@ -13,7 +14,13 @@ import { MAX_STATUS_LENGTH } from './status.ts';
  * wrong type is named on that field (`unreadable`) rather than refusing the record, let alone the page.
  */
 
-export type ListRecordRead = { ok: true; applicant: Applicant } | { ok: false; reason: string };
+/**
+ * A record that cannot be a row: why; and for one with a status but no id (`NO_ID`), what the queue still
+ * counts of it (idless.ts): its status, its date and whether it carries a blockPassID.
+ */
+export type ListRecordRead = { ok: true; applicant: Applicant } | { ok: false; reason: string; idless?: IdlessRecord };
+
+export const NO_ID = 'no refId, recordId or _id';
 
 export interface ListReading {
   /** The reader may see names (compliance): a whole record's name is passed on. Otherwise identities are not read at all. */
@@ -34,13 +41,16 @@ export function readListRecord(value: unknown, reading: ListReading): ListRecord
   const ids = readIds(value, unreadable);
   if (typeof ids === 'string') return { ok: false, reason: ids };
   const recordId = ids.recordId ?? ids._id;
-  if (recordId === undefined && ids.refId === undefined) return { ok: false, reason: 'no refId, recordId or _id' };
   // Read as the candidate page reads it: `"false"` is false here too.
   const isArchived = readArchivedFlag(
     optional(value, 'isArchived', unreadable, 'expected true or false', (v) => readArchivedFlag(v) !== undefined),
   );
   const blockPassID = optional(value, 'blockPassID', unreadable, `expected a string of at most ${MAX_ID_LENGTH} characters`, isShortText);
   const since = sinceOf(value, status, unreadable);
+  if (recordId === undefined && ids.refId === undefined) {
+    const idless = { status, blockPassID: typeof blockPassID === 'string', ...(since === undefined ? {} : { since }) };
+    return { ok: false, reason: NO_ID, idless };
+  }
   const name = reading.names ? nameOf(value.identities, unreadable) : undefined;
   const applicant: Applicant = {
     status,

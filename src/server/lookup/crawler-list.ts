@@ -5,7 +5,9 @@ import {
   type Skipped,
   upstreamApplicantsEnvelopeSchema,
 } from '../../kyc/contract/applicants.ts';
+import { type Idless, joinIdless, tallyIdless } from '../../kyc/contract/idless.ts';
 import { joinSkipped, readListRecord, withSkipped } from '../../kyc/contract/list-record.ts';
+import { groupOf } from '../../kyc/contract/queue-order.ts';
 import { auditWritable, written } from '../audit/audit-trail.ts';
 import type { ListAuditEntry } from '../audit/audit.ts';
 import { ApiFailure } from '../http/api-failure.ts';
@@ -33,7 +35,8 @@ import { QUEUE_INDEX_USER } from './queue-lookup.ts';
 
 export type ListPage =
   /** `total`: the service's count of the list, when its answer gives one. */
-  | { ok: true; records: Applicant[]; skipped?: Skipped; total?: number; served: number; askedAt: number }
+  /** `idless`: the records with a status but no id, counted by status (idless.ts). */
+  | { ok: true; records: Applicant[]; skipped?: Skipped; idless?: Idless[]; total?: number; served: number; askedAt: number }
   | { ok: false; failure: ApiFailure; upstreamStatus: number | null; notAsked?: true };
 
 export type ListDeps = Pick<
@@ -167,11 +170,13 @@ async function askPage(deps: ListDeps, asked: PageAsked, signal: AbortSignal | u
 /** The parts of one page as the page. */
 function joinParts(parts: Array<Extract<ListPage, { ok: true }>>): ListPage {
   const skipped = parts.reduce<Skipped | undefined>((all, part) => joinSkipped(all, part.skipped), undefined);
+  const idless = parts.reduce<Idless[] | undefined>((all, part) => joinIdless(all, part.idless), undefined);
   const { total } = parts.at(-1)!;
   return {
     ok: true,
     records: parts.flatMap((part) => part.records),
     ...(skipped ? { skipped } : {}),
+    ...(idless ? { idless } : {}),
     ...(total === undefined ? {} : { total }),
     served: parts.reduce((sum, part) => sum + part.served, 0),
     askedAt: parts[0]!.askedAt,
@@ -220,13 +225,17 @@ async function readPage(
   await watchArchiving(deps, parsed.data.data.records, askedAt);
   const records: Applicant[] = [];
   const reasons: string[] = [];
+  // A record with a status but no id is no row, but a candidate of its status all the same: counted by its status's group.
+  let idless: Idless[] | undefined;
   await eachInTurns(parsed.data.data.records, (value) => {
     const one = readListRecord(value, { names: false });
     if (one.ok) records.push(one.applicant);
+    else if (one.idless) idless = tallyIdless(idless, { ...one.idless, status: groupOf(one.idless.status) });
     else reasons.push(one.reason);
   });
   const skipped = withSkipped(undefined, reasons);
   const served = parsed.data.data.records.length;
   const { total } = parsed.data.data;
-  return { ok: true, records, ...(skipped ? { skipped } : {}), ...(total === undefined ? {} : { total }), served, askedAt };
+  const kept = { records, ...(skipped ? { skipped } : {}), ...(idless ? { idless } : {}) };
+  return { ok: true, ...kept, ...(total === undefined ? {} : { total }), served, askedAt };
 }

@@ -1,5 +1,6 @@
 import { APPLICANT_FILTERS, type ApplicantFilter, type Skipped } from '../../kyc/contract/applicants.ts';
 import type { ApiErrorCode } from '../../kyc/contract/api.ts';
+import type { Idless } from '../../kyc/contract/idless.ts';
 
 /**
  * What the crawler (queue-crawler.ts) says of each tab it reads from the service, kept in the index's
@@ -15,6 +16,8 @@ export interface TabCrawl {
   listed?: number;
   /** The records the last whole read left out, and why (list-record.ts). */
   skipped?: Skipped;
+  /** The records the last whole read found with a status but no id, counted by status (idless.ts): a few numbers, however many. */
+  idless?: Idless[];
   /** The last read's failure, as the view would have answered it. */
   error?: { code: ApiErrorCode; message: string; at: number; upstreamStatus: number | null };
   /** The service does not offer this filter (an undocumented one it answered 400 or 404). */

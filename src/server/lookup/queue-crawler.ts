@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { APPLICANT_FILTERS, type ApplicantFilter, DOCUMENTED_FILTERS } from '../../kyc/contract/applicants.ts';
+import { joinIdless } from '../../kyc/contract/idless.ts';
 import { queueRereadMs } from '../../kyc/contract/queue-reread.ts';
 import { describeUnexpected, type Logger } from '../log/log.ts';
 import { factsOfRecord, parseQueueKey, type QueueIndex } from '../state/queue-index.ts';
@@ -199,6 +200,7 @@ async function readWholeTab(options: ReadOptions): Promise<void> {
   const progress: TabCrawl = { ...before, started, read: 0, ...(before?.listed === undefined ? {} : { listed: before.listed }) };
   const seen = new Set<string>();
   let skipped: TabCrawl['skipped'];
+  let idless: TabCrawl['idless'];
   const learn = async (page: Extract<ListPage, { ok: true }>, skip: number) => {
     const learnt = await index.learnListed(environment, page.records, { listedAt: page.askedAt, position: skip });
     for (const one of learnt) {
@@ -208,6 +210,7 @@ async function readWholeTab(options: ReadOptions): Promise<void> {
     }
     const reasons = [...(skipped?.reasons ?? []), ...(page.skipped?.reasons ?? [])];
     if (page.skipped) skipped = { count: (skipped?.count ?? 0) + page.skipped.count, reasons: [...new Set(reasons)] };
+    idless = joinIdless(idless, page.idless);
     progress.read = (progress.read ?? 0) + page.served;
     if (page.total !== undefined) progress.listed = Math.max(progress.listed ?? 0, page.total);
   };
@@ -217,7 +220,13 @@ async function readWholeTab(options: ReadOptions): Promise<void> {
   await learn(first, 0);
   if (tab === 'all' && first.total !== undefined && first.total <= options.inFilters) {
     // No more than the filters hold: nothing the filters' reads did not see (beyond this first page, learnt).
-    return save(tab, { asOf: clock.now(), listed: first.total, read: first.served, ...(skipped ? { skipped } : {}) });
+    return save(tab, {
+      asOf: clock.now(),
+      listed: first.total,
+      read: first.served,
+      ...(skipped ? { skipped } : {}),
+      ...(idless ? { idless } : {}),
+    });
   }
   await save(tab, progress);
   const ended = await restOfTab(options, filter, first, async (page, skip) => {
@@ -227,7 +236,13 @@ async function readWholeTab(options: ReadOptions): Promise<void> {
   if (ended !== 'read') return ended && failed(options, ended, progress);
   // A list that gives no total had as many as were read.
   const listed = first.total === undefined ? (progress.read ?? 0) : (progress.listed ?? 0);
-  const done: TabCrawl = { asOf: clock.now(), listed, read: progress.read ?? 0, ...(skipped ? { skipped } : {}) };
+  const done: TabCrawl = {
+    asOf: clock.now(),
+    listed,
+    read: progress.read ?? 0,
+    ...(skipped ? { skipped } : {}),
+    ...(idless ? { idless } : {}),
+  };
   await save(tab, done);
   if (tab !== 'all') await sweepTab({ ...options, filter: tab, seen, read: progress.read ?? 0, listed });
 }

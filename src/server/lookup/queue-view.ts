@@ -11,6 +11,7 @@ import {
   queueTabKey,
   type Skipped,
 } from '../../kyc/contract/applicants.ts';
+import { type Idless, idlessOverSla } from '../../kyc/contract/idless.ts';
 import { joinSkipped } from '../../kyc/contract/list-record.ts';
 import { isUndatedStatus } from '../../kyc/contract/status.ts';
 import { ApiFailure } from '../http/api-failure.ts';
@@ -98,14 +99,16 @@ export async function readView(store: QueueIndexStore, environment: string, requ
   const members = refusedHere ? [] : (await store.range(environment, slices(segments, sizes, query.skip, query.limit))).flat();
   const entries = members.length > 0 ? await store.entries(environment, members) : [];
   const records = entries.flatMap((stored) => (stored ? [applicantOf(stored.entry, request.compliance)] : []));
+  const idless = refusedHere ? [] : idlessOf(crawl, query.status, refused);
   const data: ApplicantsPage = {
     records,
     total,
     skip: query.skip,
     limit: query.limit,
     ...orderOf(query.status, counts, datable),
-    ...slaOf(request, counts, cutoff, query.status, tabState),
+    ...slaOf(request, counts, cutoff, query.status, tabState, idless),
     ...(tabState.skipped ? { skipped: tabState.skipped } : {}),
+    ...(idless.length > 0 ? { idless } : {}),
     ...(query.overSla || query.attention
       ? { only: [...(query.overSla ? ['overSla' as const] : []), ...(query.attention ? ['attention' as const] : [])] }
       : {}),
@@ -173,11 +176,31 @@ function slaOf(
   cutoff: number | undefined,
   tab: ApplicantFilter | undefined,
   state: TabCrawl,
+  idless: readonly Idless[],
 ): Pick<ApplicantsPage, 'slaHours' | 'overSla' | 'overSlaPartial'> {
   if (request.slaHours === undefined || cutoff === undefined) return {};
   if (!tab || !AGE_ORDERED_FILTERS.includes(tab)) return { slaHours: request.slaHours };
-  const partial = counts.at(`u:${tab}`) > 0 || state.asOf === undefined;
-  return { slaHours: request.slaHours, overSla: counts.at(`z:${tab}`, cutoff), ...(partial ? { overSlaPartial: true } : {}) };
+  const noId = idlessOver(idless, cutoff);
+  const partial = counts.at(`u:${tab}`) > 0 || state.asOf === undefined || noId.partial;
+  return { slaHours: request.slaHours, overSla: counts.at(`z:${tab}`, cutoff) + noId.over, ...(partial ? { overSlaPartial: true } : {}) };
+}
+
+/**
+ * The tab's records with a status but no id (idless.ts), from the crawler's reads: a filter's from its
+ * own read; All's, for each status, from the read of its filter, or from the unfiltered list's for a
+ * status no filter the service offers names (as the index files those candidates).
+ */
+function idlessOf(crawl: Partial<Record<CrawlTab, TabCrawl>>, tab: ApplicantFilter | undefined, refused: ApplicantFilter[]): Idless[] {
+  return groupsOf(tab).flatMap((group) => {
+    const read = group !== 'other' && !refused.includes(group) ? crawl[group] : crawl.all;
+    return (read?.idless ?? []).filter((tally) => tally.status === group);
+  });
+}
+
+/** How many of the id-less tallies are over the SLA, and whether that is a floor. */
+function idlessOver(idless: readonly Idless[], cutoff: number): { over: number; partial: boolean } {
+  const each = idless.map((tally) => idlessOverSla(tally, cutoff));
+  return { over: sum(each.map((one) => one.over)), partial: each.some((one) => one.partial) };
 }
 
 /** Every tab's count, over-SLA count and (compliance) attention count; the filters the service refused. */
@@ -195,13 +218,16 @@ function tabCounts(
   for (const tab of TABS) {
     const key = queueTabKey(tab);
     const state = stateOf(crawl, tab, refused);
-    const size = sum(groupsOf(tab).map((group) => counts.at(`z:${group}`) + counts.at(`u:${group}`)));
+    const idless = idlessOf(crawl, tab, refused);
+    // The candidates the index holds, and those the service listed without an id: both are the tab's.
+    const size = sum(groupsOf(tab).map((group) => counts.at(`z:${group}`) + counts.at(`u:${group}`))) + sum(idless.map((one) => one.count));
     const failed = (state.error && state.asOf === undefined && size === 0) || (tab !== undefined && refused.includes(tab));
     view.counts[key] = failed ? 'unavailable' : size;
     attention[key] = sum(groupsOf(tab).map((group) => counts.at(`x:${group}`)));
     if (cutoff === undefined || !tab || !AGE_ORDERED_FILTERS.includes(tab) || failed) continue;
-    view.overSlaByTab[key] = counts.at(`z:${tab}`, cutoff);
-    if (counts.at(`u:${tab}`) > 0 || state.asOf === undefined) view.overSlaPartialTabs.push(key);
+    const noId = idlessOver(idless, cutoff);
+    view.overSlaByTab[key] = counts.at(`z:${tab}`, cutoff) + noId.over;
+    if (counts.at(`u:${tab}`) > 0 || state.asOf === undefined || noId.partial) view.overSlaPartialTabs.push(key);
   }
   return { ...view, ...(request.compliance ? { attentionByTab: attention } : {}) };
 }
