@@ -10,6 +10,7 @@ import { TimeStamp } from '../ui/time-stamp.tsx';
 import { useNow } from '../ui/use-now.ts';
 import { sessionQueries } from '../session/session-query.ts';
 import { SkippedNote } from './applicant-cells.tsx';
+import { IdlessNote } from './idless-note.tsx';
 import { applicantsQueries } from './applicants-queries.ts';
 import { ApplicantsTable, Paging } from './applicants-table.tsx';
 import { overSlaOf, QUEUE_TABS, QueueTabs, tabKey } from './applicants-tabs.tsx';
@@ -167,8 +168,15 @@ function QueuePanel({
   if (error) return <QueueError error={error} onRetry={() => void list.refetch()} retrying={list.isFetching} />;
   if (!list.data) return <QueueSkeleton />;
   const label = QUEUE_TABS.find((tab) => tab.filter === filter)!.label;
-  // A page whose records could not be read at all says so, rather than that there is no such page.
-  if (list.data.records.length === 0 && list.data.skipped) return <SkippedNote skipped={list.data.skipped} />;
+  // A page whose records could not be read, or opened, at all says so, rather than that there is no such page.
+  if (list.data.records.length === 0 && (list.data.skipped || list.data.idless)) {
+    return (
+      <div className="space-y-3">
+        <IdlessNote idless={list.data.idless} />
+        <SkippedNote skipped={list.data.skipped} />
+      </div>
+    );
+  }
   if (list.data.records.length === 0) {
     return (
       <EmptyPage
@@ -185,6 +193,7 @@ function QueuePanel({
   return (
     <div className={cn('space-y-3', list.isPlaceholderData && 'opacity-60')} aria-busy={list.isPlaceholderData}>
       <QueueOrderNote order={list.data.order} filter={filter} undated={list.data.index?.undated} />
+      <IdlessNote idless={list.data.idless} />
       <SkippedNote skipped={list.data.skipped} />
       <ApplicantsTable
         names={names}
