@@ -10,11 +10,11 @@ import { StatusLevelReader } from '../../src/server/answer/status-level-stream.t
 
 const AT = '2026-01-05T10:00:00.000Z';
 
-/** A `…Date` field named for no status: its word does not end in `ed`, and is no known status's. */
+/** A `…Date` field named for no status: no state word's, and no known status's. */
 const nonStatusField = fc
   .tuple(fc.stringMatching(/^[a-z]{1,12}$/), fc.stringMatching(/^([A-Z][a-z]{1,8}){0,2}$/))
   .map(([head, tail]) => `${head}${tail}Date`)
-  .filter((field) => !/^[a-z]+edDate$/.test(field) && !KNOWN_STATUSES.some((status) => statusDateFields(status).includes(field)));
+  .filter((field) => !readsAsStatusDate(field) && !KNOWN_STATUSES.some((status) => statusDateFields(status).includes(field)));
 
 const knownStatus = fc.constantFrom(...KNOWN_STATUSES);
 
@@ -52,6 +52,16 @@ describe('which `…Date` field is a status step', () => {
     ]);
     expect(statusOfDate('approved', 'willArchiveAtDate')).toBeUndefined();
   });
+
+  it("attack: a person's dates named like a state (marriedDate, deceasedDate) are no status step, and never reach a support user's status level", () => {
+    const personalStates = ['marriedDate', 'deceasedDate', 'divorcedDate', 'naturalisedDate', 'registeredDate', 'uploadedDate'];
+    expect(personalStates.map(readsAsStatusDate)).toEqual(personalStates.map(() => false));
+    const record = { status: 'rejected', refId: 'r', rejectedDate: AT, ...Object.fromEntries(personalStates.map((field) => [field, AT])) };
+    expect(Object.keys(statusLevelOf(record as CandidateRecord)).sort()).toEqual(['refId', 'rejectedDate', 'status']);
+    const timeline = buildTimeline(record as CandidateRecord);
+    expect(timeline.steps.map((step) => step.field)).toEqual(['rejectedDate']);
+    expect(timeline.otherDates.map((date) => date.field).sort()).toEqual([...personalStates].sort());
+  });
 });
 
 describe('the status dates a support user gets (the status level)', () => {
@@ -60,6 +70,7 @@ describe('the status dates a support user gets (the status level)', () => {
   /** Date fields a record may hold: known statuses', ones named as a status, personal dates, and others. */
   const field = fc.oneof(
     fc.constantFrom(...KNOWN_STATUSES.flatMap((status) => statusDateFields(status))),
+    fc.constantFrom('escalated', 'resubmitted', 'suspended', 'married', 'deceased').map((word) => `${word}Date`),
     fc.stringMatching(/^[a-z]{2,10}ed$/).map((word) => `${word}Date`),
     fc.constantFrom(...personal).map((word) => `${word}Date`),
     nonStatusField,

@@ -6,11 +6,12 @@ import { isKnownStatus, isStatusWord, statusDateFields, statusOfDateField } from
  * `approvedDate`, says other `<status>Date` fields may appear (`rejectedDate`, `blockedDate`,
  * `reviewRequestedDate`), and keeps the list of statuses open; it never says every `…Date` field is a
  * status's. So a `…Date` field dates a status when it is named for a known status, for the record's own
- * status (`onHoldDate` for `on_hold`), or when its name reads as a status: one lower-case word ending in
- * `ed`, a state a candidate is put in as it is `approved`, `rejected` or `blocked` (`escalatedDate`,
- * `resubmittedDate`), that is no record's housekeeping (`updatedDate`) and no person's date
- * (`issuedDate`). Any other (`lastLoginDate`, `amlCheckDate`) dates no status: the page shows it under
- * "Other dates", named as sent, and it is never a step of the status history.
+ * status (`onHoldDate` for `on_hold`), or for one of a few states a verification is put in beside the
+ * documented ones (`escalatedDate`, `resubmittedDate`: STATE_WORDS), named one by one. Not by the shape of
+ * a word: a rule such as "any past participle" let `marriedDate` and `deceasedDate` through, a person's
+ * dates, and a status level keeps what this says. Any other (`lastLoginDate`, `amlCheckDate`,
+ * `marriedDate`) dates no status: the page shows it under "Other dates", named as sent, never as a step of
+ * the status history, and a support user's status level never carries it.
  */
 
 /** Words whose `…Date` is a person's or a document's date, never a status's: a record saying `"status":"dob"` keeps no `dobDate`. */
@@ -28,32 +29,31 @@ export const PERSONAL_DATES: ReadonlySet<string> = new Set([
   'issuance',
 ]);
 
-/** Past participles whose `…Date` is the record's own housekeeping, never a state of its verification. */
-const RECORD_EVENTS: ReadonlySet<string> = new Set([
-  'created',
-  'updated',
-  'modified',
-  'changed',
-  'edited',
-  'synced',
-  'imported',
-  'exported',
-  'indexed',
-  'viewed',
-  'accessed',
-  'opened',
-  'logged',
-  'fetched',
-  'notified',
+/**
+ * States a verification is put in beside the documented statuses, whose date a record may carry after it
+ * has left them (a support user sees the history after a rejection: escalated, resubmitted). An allowlist:
+ * a word is added here once a service is seen to send it, never read from a name's shape.
+ */
+const STATE_WORDS: ReadonlySet<string> = new Set([
+  'escalated',
+  'resubmitted',
+  'submitted',
+  'reopened',
+  'reviewed',
+  'declined',
+  'suspended',
+  'cancelled',
+  'canceled',
+  'withdrawn',
 ]);
 
-/** One lower-case word ending in `ed`, then `Date`: `escalatedDate`. */
-const PARTICIPLE_DATE = /^([a-z]{1,40}ed)Date$/;
+/** One lower-case word, then `Date`: `escalatedDate`. */
+const WORD_DATE = /^([a-z]{1,40})Date$/;
 
-/** A `…Date` field whose name reads as a status's, whatever the record's status (`escalatedDate`; not `updatedDate`, `issuedDate`). */
+/** A `…Date` field named for one of the STATE_WORDS, whatever the record's status (`escalatedDate`; not `marriedDate`, `updatedDate`). */
 export function readsAsStatusDate(field: string): boolean {
-  const word = PARTICIPLE_DATE.exec(field)?.[1];
-  return word !== undefined && !RECORD_EVENTS.has(word) && !PERSONAL_DATES.has(word);
+  const word = WORD_DATE.exec(field)?.[1];
+  return word !== undefined && STATE_WORDS.has(word);
 }
 
 /**
