@@ -39,8 +39,9 @@ export function statusLevelValue(json: unknown, fields?: readonly string[]): unk
       else Reflect.deleteProperty(out, key);
     } else if (key === 'data') {
       if (isObject(value)) setMember(out, key, statusLevelData(value, fields));
-      // No object (a text, an encrypted record; a list; null): an empty text, as the reader keeps it: said as not a record.
-      else setMember(out, key, '');
+      // No object (a text, an encrypted record; a list): an empty text, as the reader keeps it: said as not a record.
+      // null stays null, as the reader keeps it: said to hold no record.
+      else setMember(out, key, value === null ? null : '');
     }
   }
   return out;
