@@ -1,5 +1,5 @@
 import type { CandidateRecord, UnreadField } from '../../kyc/contract/schema.ts';
-import type { StructuredField } from '../../kyc/contract/other-forms.ts';
+import { type StructuredField, structuredFieldsOf } from '../../kyc/contract/other-forms.ts';
 import type { CustomFieldValue } from '../../kyc/view/summary-fields.ts';
 import { Card } from '../ui/card.tsx';
 import { Notice } from '../ui/section.tsx';
@@ -34,7 +34,9 @@ export const ARCHIVED = 'identity data was archived on the service';
  */
 export function identityDataOf(record: CandidateRecord, unread: readonly UnreadField[]): CandidateRecord['identities'] {
   const identities = record.identities;
-  return identities && (Object.keys(identities).length > 0 || sentUnread(unread, 'identities')) ? identities : undefined;
+  // Attributes sent as an object or a list are kept beside the map (other-forms.ts), not in it: they are identity data too.
+  const held = identities && (Object.keys(identities).length > 0 || structuredFieldsOf(identities).length > 0);
+  return identities && (held || sentUnread(unread, 'identities')) ? identities : undefined;
 }
 
 /** The answer held this field (`identities.email`), and it could not be read (unread-fields.tsx names it). */
