@@ -1,7 +1,8 @@
 // @ts-check
 // `npm run bench -- --fair`: one user's lookups in parts of a record of 100 000 one-letter identities
 // (gzip, as the app asks) against another user's plain lookups of a small record and /healthz, each asked
-// every 200 ms meanwhile (docs/performance.md, "One user's heavy answers and everyone else's"). Runs the
+// every 200 ms meanwhile (docs/performance.md, "One user's heavy answers and everyone else's"); then a
+// support user's status-level lookups of that record, 4 at once (read whole for its kept fields). Runs the
 // built server (`--entry <main.js>` for another build) against fair-upstream.mjs, each in a process of its
 // own; `--cpu-prof <dir>` writes the server's CPU profile there.
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -27,15 +28,16 @@ const quantile = (values, q) => {
 
 /**
  * @param {string} url @param {string} user @param {string} refId @param {boolean} parts
+ * @param {string} [role] a support user's lookup is read to status level
  * @returns {Promise<{ status: number; ms: number }>}
  */
-async function lookup(url, user, refId, parts) {
+async function lookup(url, user, refId, parts, role = 'compliance') {
   const started = performance.now();
   const res = await fetch(`${url}/api/candidates/refId/${refId}`, {
     headers: {
       'x-candidate-lookup': '1',
       'x-forwarded-user': user,
-      'x-forwarded-role': 'compliance',
+      'x-forwarded-role': role,
       accept: parts ? 'multipart/mixed' : 'application/json',
       'accept-encoding': 'gzip',
     },
@@ -61,6 +63,7 @@ function startServer(serverArgs, upstreamUrl) {
       HOST: '127.0.0.1',
       PORT: '0',
       BENCH_FAIR_KEY: 'bench-fair-key',
+      BENCH_FAIR_STATUS_KEY: 'bench-fair-status-key',
       CONFIG_FILE: writeConfigFile(tmp, {
         environments: [
           {
@@ -69,6 +72,7 @@ function startServer(serverArgs, upstreamUrl) {
             baseUrl: upstreamUrl,
             clientId: 'c',
             apiKeyEnv: 'BENCH_FAIR_KEY',
+            statusApiKeyEnv: 'BENCH_FAIR_STATUS_KEY',
             allowHttp: true,
             archiveOnExtract: 'accept',
           },
@@ -83,10 +87,11 @@ function startServer(serverArgs, upstreamUrl) {
 }
 
 /**
- * `heavy` lookups at once by one user while another looks up a small record and /healthz every 200 ms.
- * @param {string} url @param {number} pid @param {number} heavy
+ * `heavy` lookups at once by one user (in parts; with `status`, a support user's, to status level) while
+ * another looks up a small record and /healthz every 200 ms.
+ * @param {string} url @param {number} pid @param {number} heavy @param {boolean} [status]
  */
-async function phase(url, pid, heavy) {
+async function phase(url, pid, heavy, status = false) {
   const others = /** @type {number[]} */ ([]);
   const healths = /** @type {number[]} */ ([]);
   let running = true;
@@ -101,7 +106,8 @@ async function phase(url, pid, heavy) {
   const cpuBefore = cpuSeconds(pid);
   const started = performance.now();
   const side = [loop(async () => (await lookup(url, 'bea', `light-${n++}`, false)).ms, others), loop(() => health(url), healths)];
-  const answers = await Promise.all(Array.from({ length: heavy }, () => lookup(url, 'ana', 'heavy', true)));
+  const one = () => (status ? lookup(url, 'sam', 'heavy', false, 'support') : lookup(url, 'ana', 'heavy', true));
+  const answers = await Promise.all(Array.from({ length: heavy }, one));
   running = false;
   await Promise.all(side);
   const figures = (/** @type {number[]} */ v) => ({
@@ -111,7 +117,7 @@ async function phase(url, pid, heavy) {
     count: v.length,
   });
   return {
-    heavy,
+    heavy: status ? `${heavy} status-level` : String(heavy),
     statuses: answers.map((a) => a.status),
     seconds: (performance.now() - started) / 1000,
     cpu: cpuSeconds(pid) - cpuBefore,
@@ -120,8 +126,14 @@ async function phase(url, pid, heavy) {
   };
 }
 
-/** @param {{ entry?: string; count?: number; cpuProfDir?: string; phases?: number[] }} [options] */
-export async function runFairBench({ entry = path.join(root, 'dist/server/main.js'), count = 100_000, cpuProfDir, phases = [1, 4] } = {}) {
+/** @param {{ entry?: string; count?: number; cpuProfDir?: string; phases?: number[]; statusPhases?: number[] }} [options] */
+export async function runFairBench({
+  entry = path.join(root, 'dist/server/main.js'),
+  count = 100_000,
+  cpuProfDir,
+  phases = [1, 4],
+  statusPhases = [4],
+} = {}) {
   const upstream = spawnServer([path.join(import.meta.dirname, 'fair-upstream.mjs'), String(count)]);
   const upstreamUrl = await upstream.url;
   const server = startServer([...(cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', cpuProfDir] : []), entry], upstreamUrl);
@@ -136,6 +148,7 @@ export async function runFairBench({ entry = path.join(root, 'dist/server/main.j
     await lookup(url, 'ana', 'heavy', true); // warm up
     const results = [];
     for (const heavy of phases) results.push(await phase(url, pid, heavy));
+    for (const heavy of statusPhases) results.push(await phase(url, pid, heavy, true));
     return results;
   } finally {
     stop();
@@ -155,7 +168,7 @@ export function fairRows(results) {
 }
 
 export const FAIR_HEADER = [
-  '| one user, in parts (gzip) | time / server CPU | another user: median / p95 / max (lookups) | /healthz: median / p95 / max |',
+  '| one user, in parts (gzip) or to status level | time / server CPU | another user: median / p95 / max (lookups) | /healthz: median / p95 / max |',
   '| --- | --- | --- | --- |',
 ];
 
