@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { AnswerScan } from '../../src/server/answer/answer-scan.ts';
 import { createAnswerGuard } from '../../src/server/answer/answer-guard.ts';
 import { readValue } from '../../src/server/answer/answer-value.ts';
+import { StatusLevelReader } from '../../src/server/answer/status-level-stream.ts';
+import { KEY_IN_ANSWER } from '../../src/server/answer/upstream-body.ts';
 import { keySearch } from '../../src/server/answer/key-watch.ts';
 import { ListPageReader } from '../../src/server/answer/list-page-reader.ts';
 import { readPiecesInTurns } from '../../src/server/answer/pieces-in-turns.ts';
@@ -204,4 +206,49 @@ describe('a body read in pieces, in turns (pieces-in-turns.ts)', () => {
     heavy.destroy();
     void heavyEnded;
   });
+});
+
+describe('an answer read whole for its kept fields, in pieces (readValue)', () => {
+  it('builds what one read of the whole body builds, and refuses what it refuses (past the bound, the key), however the chunks come', async () => {
+    const key = 'answer-pieces-key-4d7e';
+    const member = fc.constantFrom('status', 'refId', 'waitingDate', 'approvedDate', 'identities', 'notes');
+    await fc.assert(
+      fc.asyncProperty(
+        fc.dictionary(member, fc.jsonValue({ maxDepth: 3 }), { maxKeys: 6 }),
+        fc.boolean(),
+        fc.array(fc.integer({ min: 1, max: 70_000 }), { minLength: 1, maxLength: 6 }),
+        fc.integer({ min: -64, max: 64 }),
+        async (data, withKey, sizes, slack) => {
+          // Enough small tokens that the body is read in several pieces, the key anywhere among them.
+          const filler = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`a${i}`, withKey && i === 1000 ? key : 'v']));
+          const body = Buffer.from(JSON.stringify({ status: 'success', data: { ...data, filler } }));
+          const chunks: Buffer[] = [];
+          for (let at = 0; at < body.length; ) {
+            const size = sizes[chunks.length % sizes.length]!;
+            chunks.push(body.subarray(at, at + size));
+            at += size;
+          }
+          const maxResponseBytes = body.length + slack;
+          const scan = new AnswerScan();
+          const whole = new StatusLevelReader(scan.path);
+          scan.add(whole);
+          scan.write(body);
+          scan.end();
+          const failure = new ApiFailure('upstream_error', 'refused');
+          const read = await readValue(
+            Object.assign(Readable.from(chunks, { objectMode: false }), { complete: true, headers: {}, statusCode: 200 }),
+            { maxResponseBytes, keys: keySearch([key]) },
+            (path) => new StatusLevelReader(path),
+            { notJson: failure, incomplete: failure, tooLarge: failure },
+          );
+          // Past the bound it is refused, as too large unless the key was seen before the bound was reached.
+          if (body.length > maxResponseBytes) expect(!read.ok && (withKey || read.failure.code === 'response_too_large')).toBe(true);
+          else if (withKey) expect(read).toEqual({ ok: false, failure: KEY_IN_ANSWER });
+          else if (whole.tooLarge) expect(read).toEqual({ ok: false, failure });
+          else expect(read).toEqual({ ok: true, value: whole.value() });
+        },
+      ),
+      { numRuns: 60 },
+    );
+  }, 60_000);
 });

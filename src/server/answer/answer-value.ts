@@ -1,5 +1,5 @@
 import { type JsonPath, QuietReader, type ScannedBody, scanOf } from './answer-scan.ts';
-import { turns } from './turns.ts';
+import { readPiecesInTurns } from './pieces-in-turns.ts';
 import { ApiFailure, brokenOff } from '../http/api-failure.ts';
 import { JsonIncompleteError, JsonTooDeepError } from './json-tokens.ts';
 import type { ScalarKind } from './json-bytes.ts';
@@ -221,31 +221,26 @@ export function readValue(
       return reader.refused ?? (reader.tooLarge ? failures.tooLarge : undefined);
     };
     let received = 0;
-    // A page of small tokens costs ten times a picture's bytes: the loop gets its turns (turns.ts).
-    const turn = turns();
-    const resume = () => {
-      if (!settled) body.resume();
-    };
-    body.on('data', (chunk: Buffer) => {
-      received += chunk.length;
+    /** A piece of the body (a chunk, where the scan is fed upstream), counted against the bound before it is scanned. */
+    const read = (piece: Buffer) => {
+      if (settled) return;
+      received += piece.length;
       if (received > limits.maxResponseBytes) return settle({ ok: false, failure: TOO_LARGE });
-      if (!fed) scan.write(chunk);
+      if (!fed) scan.write(piece);
       const refused = refusal();
-      if (refused) return settle({ ok: false, failure: refused });
-      let now = true;
-      let ran = false;
-      turn(() => {
-        ran = true;
-        if (!now) resume();
-      });
-      now = false;
-      if (!ran) body.pause();
-    });
-    body.once('end', () => {
+      if (refused) settle({ ok: false, failure: refused });
+    };
+    const ended = () => {
       if (!fed) scan.end();
       const refused = refusal() ?? (scan.ended ? undefined : failures.incomplete);
       settle(refused ? { ok: false, failure: refused } : { ok: true, value: reader.value() });
-    });
+    };
+    // A page or record of small tokens costs ten times a picture's bytes: scanned here, the body is read in
+    // pieces, in the turns every answer being read shares (pieces-in-turns.ts); fed upstream, it already was.
+    if (fed) {
+      body.on('data', read);
+      body.once('end', ended);
+    } else readPiecesInTurns(body, { piece: read, chunk: () => true, end: ended });
     // 'aborted' comes before 'error' and says nothing: what the body was cut with is already its `errored`.
     const breakOff = (error?: unknown) => settle({ ok: false, failure: brokenOff(error ?? body.errored) });
     body.once('error', breakOff);
