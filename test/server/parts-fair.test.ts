@@ -90,11 +90,13 @@ describe("one user's heavy answers and everyone else's lookups", () => {
       const status = await plainLookup('bea', 'light');
       const during = scanned - before;
       expect(status).toBe(200);
-      // Answered while the heavy answers read less than a tenth of one of their records: they share one
+      // Answered while the heavy answers read less than a quarter of one of their records: they share one
       // slice a turn of the loop, in pieces (a 64 KiB chunk of these takes 10 to 30 ms to scan), and
       // another user's lookup needs only a few turns. Before, each answer scanned whole chunks where they
       // arrived, and had a slice of its own besides: the four read megabytes meanwhile.
-      expect(during).toBeLessThan(heavy.length / 10);
+      // A quarter, not less: a slice is 4 ms of the loop, so what it scans grows with the machine's speed (45 to
+      // 160 kB measured here, loaded); before, 1.8 to 2.3 MB.
+      expect(during).toBeLessThan(heavy.length / 4);
     } finally {
       spy.mockRestore();
     }

@@ -106,10 +106,11 @@ describe("answers read whole for their kept fields and everyone else's lookups",
     expect(status).toBe(200);
     // Read whole all the same, each to its status level.
     expect(statuses).toEqual([200, 200, 200, 200]);
-    // Answered while the status lookups read less than a tenth of one of their records: their bodies are
+    // Answered while the status lookups read less than a quarter of one of their records (a slice is 4 ms of the
+    // loop, so what it scans grows with the machine's speed: 45 to 160 kB measured here, loaded): their bodies are
     // scanned in pieces, in the slice all answers share. Before, each 64 KiB chunk (10 to 30 ms of these
     // small tokens) was scanned whole where it arrived, a chunk of each answer every turn of the loop.
-    expect(during).toBeLessThan(heavy.length / 10);
+    expect(during).toBeLessThan(heavy.length / 4);
   }, 60_000);
 
   it("attack: a hostile list page of many-attribute records read by the queue's crawler does not hold up another user's lookup", async () => {
@@ -117,6 +118,7 @@ describe("answers read whole for their kept fields and everyone else's lookups",
     const { during, status } = await scannedDuringLookup(() => app.crawl());
     expect(status).toBe(200);
     expect(await app.get('/api/applicants?status=waiting', SUPPORT)).toMatchObject({ status: 200 });
-    expect(during).toBeLessThan(heavyPage.length / 10);
+    // Before, 0.5 to 1.6 MB; a quarter of the page, as above.
+    expect(during).toBeLessThan(heavyPage.length / 4);
   }, 60_000);
 });
