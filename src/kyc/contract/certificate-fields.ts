@@ -1,4 +1,5 @@
 import { MAX_VALUES_KEEPING_NUMBERS, numberTextAt, parseJsonKeepingNumbers, type ValuesBudget } from './number-text.ts';
+import { holdsResult, isResultKey, normalise, WRAPPERS } from './result-keys.ts';
 import { knownOutcome, worstOutcome } from './outcome.ts';
 import { MAX_STRUCTURED_JSON, numberWords, ROUNDED_WORDS } from './other-forms.ts';
 
@@ -33,12 +34,8 @@ export interface CertificateFields {
 
 /** Subtrees that never hold results, at any depth. */
 const EXCLUDED = new Set(['signature', 'proof', 'Entity', 'Organization', '@context']);
-/** Keys that only wrap what they hold: left out of a field's label, kept in its path. */
-const WRAPPERS = new Set(['claim', 'reviewbody', 'customfields', 'credentialsubject', 'data', 'payload', 'body', 'report']);
 /** Keys whose entries are each a check: `checks[]`, `breakdown.{…}`, `results[]`, `hits[]`. */
 const CHECK_LISTS = new Set(['checks', 'breakdown', 'breakdowns', 'results', 'subresults', 'hits', 'matches', 'reports', 'screenings']);
-/** Result-like keys whatever their prefix or suffix. */
-const GENERIC_RESULT = new Set(['result', 'outcome', 'status', 'decision', 'verdict', 'results', 'match', 'hit']);
 /** Keys that say nothing of their own in a label ("Document", not "Document › Result"). */
 const UNSAID = new Set(['result', 'outcome', 'results']);
 /** What an item of a list of checks is called, in order of preference. */
@@ -51,26 +48,6 @@ const MAX_KEPT = 500;
 const JSON_TEXT_BUDGET = 4_000_000;
 
 type Json = Record<string, unknown>;
-
-const normalise = (key: string) => key.toLowerCase().replace(/[^a-z0-9]/g, '');
-
-/** `result`, `RESULT`, `match_status`, `MatchStatus`, `review_result`, `overallOutcome`, `reviewAnswer`… */
-export function isResultKey(key: string): boolean {
-  const k = normalise(key);
-  return (
-    GENERIC_RESULT.has(k) ||
-    ['result', 'outcome', 'decision', 'verdict', 'status', 'answer'].some((suffix) => k.endsWith(suffix) && k.length > suffix.length)
-  );
-}
-
-/**
- * Whether a plain value under this key states a result: under a result-like key, or a known outcome word
- * standing alone under a key that only wraps results (`"reviewBody": "potential_match"`: the facts name
- * the Claim's reviewBody and these labels, not how they are nested).
- */
-export function holdsResult(key: string, value: string): boolean {
-  return isResultKey(key) || (WRAPPERS.has(normalise(key)) && knownOutcome(value) !== undefined);
-}
 
 function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
