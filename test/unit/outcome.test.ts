@@ -12,6 +12,8 @@ const TONES = {
   caution: 'caution',
   // This tool's word for a pass read from a certificate that does not parse (certificate-triage.ts).
   unconfirmed: 'caution',
+  // This tool's word for a certificate that states no known result (certificate-text.ts).
+  unreadable: 'caution',
   rejected: 'negative',
   declined: 'negative',
   failed: 'negative',

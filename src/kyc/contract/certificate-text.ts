@@ -21,6 +21,12 @@ const QUOTED_PAIR = /"([^"\\]{1,64})"\s*:\s*(?="([^"\\]{1,64})")/g;
  */
 export const UNCONFIRMED = 'unconfirmed';
 
+/**
+ * A certificate's word where it states no known result: not JSON with none in its text, or JSON with none
+ * this tool knows. Amber, "needs attention": beside a `clear`, the record's word is this, never the pass.
+ */
+export const UNREADABLE = 'unreadable';
+
 /** What the chips and Copy summary say after the pass such a certificate's text states. */
 export const UNCONFIRMED_NOTE = 'found in the text — certificate incomplete or not valid JSON, the rest unknown';
 

@@ -1,14 +1,15 @@
 import { certificateFields } from './certificate-fields.ts';
-import { outcomeInText } from './certificate-text.ts';
+import { outcomeInText, UNREADABLE } from './certificate-text.ts';
 import { knownOutcome, outcomeKey, worstOutcome } from './outcome.ts';
 
-export { outcomeInText, type TextOutcome, UNCONFIRMED, UNCONFIRMED_NOTE } from './certificate-text.ts';
+export { outcomeInText, type TextOutcome, UNCONFIRMED, UNCONFIRMED_NOTE, UNREADABLE } from './certificate-text.ts';
 
 /**
  * A record's certificates as the decision summary reads them, in one word: the worst known outcome of
  * them all (`clear`, `consider`, `potential_match`…), for the queue's triage (issue 32). The summary's
  * chip of each certificate is its worst result (certificate-review.ts); one that does not parse still
- * states its results in its text, but never a pass (UNCONFIRMED). Shared by the browser (the chips) and the server (the queue index,
+ * states its results in its text, but never a pass (UNCONFIRMED), and one that states no known result at all
+ * is UNREADABLE: the record's word is a pass only when every certificate parses and states one. Shared by the browser (the chips) and the server (the queue index,
  * which keeps this word and nothing else of a certificate).
  */
 
@@ -23,9 +24,9 @@ export function certificateWorst(raw: string): string | undefined {
   return certificateFields(json).worst?.value;
 }
 
-/** The worst known outcome of all of a record's certificates, as one word (`potential_match`); undefined when none states one. */
+/** The worst outcome of all of a record's certificates, as one word (`potential_match`, UNREADABLE for one that states none); undefined for none. */
 export function certificatesOutcome(certs: readonly string[]): string | undefined {
-  const worst = worstOutcome(certs.flatMap((raw) => certificateWorst(raw) ?? []));
+  const worst = worstOutcome(certs.map((raw) => certificateWorst(raw) ?? UNREADABLE));
   return worst === undefined ? undefined : outcomeKey(worst);
 }
 

@@ -23,7 +23,12 @@ export const KNOWN_OUTCOMES: Readonly<Record<string, KnownOutcome>> = {
   potential_match: { tone: 'caution', severity: 60, meaning: 'A possible screening hit: a reviewer must look.' },
   consider: { tone: 'caution', severity: 55, meaning: 'The check asks a reviewer to look.' },
   caution: { tone: 'caution', severity: 50, meaning: 'The check asks for caution.' },
-  // This tool's own word (certificate-triage.ts): a pass is never read from a certificate that may be cut off.
+  // This tool's own words (certificate-text.ts): a certificate it cannot read is looked at; a pass is never read from one that may be cut off.
+  unreadable: {
+    tone: 'caution',
+    severity: 45,
+    meaning: 'A certificate that is not JSON and states no known result, or states none this tool knows: a reviewer must look.',
+  },
   unconfirmed: {
     tone: 'caution',
     severity: 40,

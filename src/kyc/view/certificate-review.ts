@@ -1,6 +1,6 @@
 import { certificateTitle, isKnownProvider, parseCertificate } from './certificate.ts';
 import { type CertificateField, certificateFields } from '../contract/certificate-fields.ts';
-import { outcomeInText } from '../contract/certificate-triage.ts';
+import { outcomeInText, UNREADABLE } from '../contract/certificate-triage.ts';
 
 /**
  * A certificate as a reviewer reads it: the provider's results as labelled rows, each with the place
@@ -149,7 +149,7 @@ export function certificateOutcome(slug: string, raw: string): CertificateOutcom
   const parsed = parseCertificate(raw);
   if (!parsed.ok) {
     const inText = outcomeInText(raw);
-    const outcome = inText?.outcome ?? 'unreadable';
+    const outcome = inText?.outcome ?? UNREADABLE;
     return { label: certificateTitle(slug), outcome, path: inText?.path, stated: inText?.stated, recognition: 'unreadable' };
   }
   const review = reviewOf(parsed.json, slug);
