@@ -2,6 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { certificatesOutcome, needsAttention } from '../../src/kyc/contract/certificate-triage.ts';
 import { KNOWN_OUTCOMES, outcomeTone } from '../../src/kyc/contract/outcome.ts';
+import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
+import { certificateOutcome } from '../../src/kyc/view/certificate-review.ts';
+import { candidateSummary } from '../../src/kyc/view/summary.ts';
 
 /**
  * A record's queue word (and so "Certificate needs attention") is a pass only when every one of its
@@ -17,7 +20,7 @@ const cert = (reviewBody: unknown, custom: Record<string, unknown> = {}) =>
   JSON.stringify({ '@context': ['https://w3id.org/identity/v1'], Claim: { _customFields: custom, reviewBody } });
 const CLEAR = cert({ checks: [{ name: 'watchlist', result: 'clear' }] }, { result: 'clear' });
 
-type Kind = 'pass' | 'flag' | 'cut' | 'garbage' | 'no-result' | 'unknown-word';
+type Kind = 'pass' | 'flag' | 'cut' | 'cut-inside' | 'garbage' | 'no-result' | 'unknown-word';
 const checks = (pool: string[]) =>
   fc.array(fc.record({ name: fc.constantFrom('identity', 'watchlist'), result: fc.constantFrom(...pool) }), { minLength: 1, maxLength: 3 });
 const passing = fc
@@ -32,6 +35,11 @@ const certificate: fc.Arbitrary<{ kind: Kind; raw: string }> = fc.oneof(
   passing.map((raw) => ({ kind: 'pass' as const, raw })),
   flagged.map((raw) => ({ kind: 'flag' as const, raw })),
   fc.tuple(fc.oneof(passing, flagged), fc.nat()).map(([raw, n]) => ({ kind: 'cut' as const, raw: raw.slice(0, n % raw.length) })),
+  // Parses, but its reviewBody is text holding JSON cut off anywhere, a pass in _customFields beside it.
+  fc.tuple(fc.oneof(checks(PASSES), checks(FLAGS)), fc.nat(), fc.constantFrom(...PASSES)).map(([list, n, pass]) => {
+    const text = JSON.stringify({ checks: list });
+    return { kind: 'cut-inside' as const, raw: cert(text.slice(0, 1 + (n % (text.length - 1))), { result: pass }) };
+  }),
   fc
     .string()
     .filter((text) => !parses(text))
@@ -85,5 +93,37 @@ describe("a record's queue word with a certificate this tool cannot read", () =>
     expect(certificatesOutcome(['{"Claim":,,', cert({ result: 'potential_match' })])).toBe('potential_match');
     expect(certificatesOutcome(['{"Claim":,,', cert({ result: 'match' })])).toBe('match');
     expect(certificatesOutcome([])).toBeUndefined();
+  });
+});
+
+describe('a certificate that parses, with text in it holding JSON cut off', () => {
+  const SLUG = 'complyadvantage-service-cert';
+  const cutBody = (body: string) => cert(body, { result: 'clear' });
+  const summaryOf = (raw: string) => {
+    const record: CandidateRecord = { status: 'waiting', refId: 'cut-2', isArchived: false, blockPassID: 'bp', certs: { [SLUG]: raw } };
+    return candidateSummary({ record, environment: 'Sandbox', role: 'compliance', now: new Date(), timeZone: 'UTC' });
+  };
+
+  it('never shows the clear beside it as a pass: the chip, Copy summary and the queue read what the cut text states', () => {
+    // Cut inside the watchlist result, after a clear identity check: the pass found is unconfirmed.
+    const afterPass = cutBody('{"checks":[{"name":"identity","result":"clear"},{"name":"watchlist","res');
+    expect(certificateOutcome(SLUG, afterPass)).toMatchObject({ outcome: 'unconfirmed', path: 'reviewBody', recognition: 'known' });
+    expect(certificatesOutcome([afterPass])).toBe('unconfirmed');
+    expect(summaryOf(afterPass)).toContain('  ComplyAdvantage: unconfirmed (at reviewBody)\n');
+    // Cut before any result: unreadable.
+    const beforeAny = cutBody('{"checks":[{"na');
+    expect(certificateOutcome(SLUG, beforeAny)).toMatchObject({ outcome: 'unreadable', path: 'reviewBody' });
+    expect(certificatesOutcome([beforeAny])).toBe('unreadable');
+    expect(summaryOf(beforeAny)).toContain('  ComplyAdvantage: unreadable (at reviewBody)\n');
+    // A failure the cut text states stands as found.
+    const failed = cutBody('{"checks":[{"name":"watchlist","result":"match"},{"name":"id');
+    expect(certificateOutcome(SLUG, failed)).toMatchObject({ outcome: 'match', path: 'reviewBody' });
+    expect(certificatesOutcome([failed, CLEAR])).toBe('match');
+  });
+
+  it('reads text holding whole JSON as before, and text that is not JSON-like as text', () => {
+    expect(certificatesOutcome([cutBody('{"checks":[{"name":"watchlist","result":"no_match"}]}')])).toBe('clear');
+    expect(certificatesOutcome([cutBody('checked by hand, all fine')])).toBe('clear');
+    expect(certificatesOutcome([cutBody('{{name}} [sic]'), cutBody('[sic] fine')])).toBe('clear');
   });
 });

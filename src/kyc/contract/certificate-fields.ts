@@ -1,5 +1,6 @@
 import { MAX_VALUES_KEEPING_NUMBERS, numberTextAt, parseJsonKeepingNumbers, type ValuesBudget } from './number-text.ts';
 import { holdsResult, isResultKey, normalise, WRAPPERS } from './result-keys.ts';
+import { outcomeInText, UNREADABLE } from './certificate-text.ts';
 import { knownOutcome, worstOutcome } from './outcome.ts';
 import { MAX_STRUCTURED_JSON, numberWords, ROUNDED_WORDS } from './other-forms.ts';
 
@@ -130,14 +131,22 @@ function looksLikeJson(text: string): boolean {
   return trimmed.startsWith('{') || trimmed.startsWith('[');
 }
 
-/** A JSON value's text, if it is text that holds an object or an array, read by `read`. */
-function jsonInside(text: string, budget: { left: number }, read: (json: string) => unknown): unknown {
-  if (!looksLikeJson(text) || text.length > budget.left) return undefined;
+/** How JSON's text begins (`{"`, `{}`, `[{`, `[1`…, or a lone bracket cut after it), unlike `{{name}}` or `[sic]`. */
+const JSON_START = /^\s*(?:\{\s*(?:"|\}|$)|\[\s*(?:["{[\]\d-]|true|false|null|$))/;
+
+/**
+ * A JSON value's text, if it is text that holds an object or an array, read by `read`. `unread`: text that
+ * looks like JSON but was not read (cut off, broken by `,,`, or past the budget), whose results are unknown.
+ */
+function jsonInside(text: string, budget: { left: number }, read: (json: string) => unknown): { json: unknown } | 'unread' | undefined {
+  if (!looksLikeJson(text)) return undefined;
+  const unread = JSON_START.test(text) ? 'unread' : undefined;
+  if (text.length > budget.left) return unread;
   budget.left -= text.length;
   try {
-    return read(text);
+    return { json: read(text) };
   } catch {
-    return undefined;
+    return unread;
   }
 }
 
@@ -165,11 +174,23 @@ class FieldCollector {
     const inner = typeof value === 'string' ? jsonInside(value, this.budget, this.read) : undefined;
     const text = scalar(value);
     if (steps.length > MAX_DEPTH) this.add(steps, '(nested too deeply to show: see the raw JSON)', false, false);
-    else if (inner !== undefined) this.visit(inner, steps, checkEntry);
+    else if (inner === 'unread') this.addUnread(steps, value as string);
+    else if (inner !== undefined) this.visit(inner.json, steps, checkEntry);
     else if (typeof value === 'number') this.addNumber(steps, holder, value, checkEntry);
     else if (text !== undefined) this.add(steps, text, false, checkEntry || holdsResult(steps.at(-1)?.key ?? '', text));
     else if (Array.isArray(value)) this.visitArray(value, steps, CHECK_LISTS.has(normalise(steps.at(-1)?.key ?? '')));
     else if (isObject(value)) this.visitObject(value, steps);
+  }
+
+  /**
+   * Text holding JSON that was not read (a `reviewBody` cut off): a row of text as received, and a result
+   * row of what its text states, read as a certificate that does not parse is (certificate-text.ts): a
+   * failure or a caution as found, a pass as `unconfirmed`, nothing as `unreadable`. Never a pass, so that
+   * the certificate's other results (a `clear` in `_customFields`) cannot show green without it.
+   */
+  private addUnread(steps: Step[], text: string): void {
+    this.add(steps, text, false, false);
+    this.add(steps, outcomeInText(text)?.outcome ?? UNREADABLE, false, true);
   }
 
   private visitObject(object: Json, steps: Step[]): void {
