@@ -10,7 +10,7 @@ import { StatusLevelReader } from './status-level-stream.ts';
  * user's answer reads it), and for the queue's triage whether its identities hold a picture and the
  * worst outcome of its certificates, as the decision summary reads them. Nothing personal is kept: a
  * certificate's text is held only until the answer ends (at most CERT_TEXT each, MAX_CERTS of them),
- * then reduced to one outcome word.
+ * then reduced to one outcome word; one past them is not read, and the word is then never a pass.
  */
 
 const CERT_TEXT = 64 * 1024;
@@ -45,6 +45,8 @@ export function watchRecord(
 class TriageReader extends QuietReader {
   private pictures: boolean | undefined;
   private readonly certs: string[] = [];
+  /** A certificate past MAX_CERTS, not read: it counts as one that states no known result (UNREADABLE). */
+  private unread = false;
   /** The string being read: an identity's `type`, or a certificate's text. */
   private reading: { kind: 'type' | 'cert'; text: BoundedText } | undefined;
 
@@ -53,7 +55,7 @@ class TriageReader extends QuietReader {
   }
 
   result(): RecordTriage {
-    const certificate = certificatesOutcome(this.certs);
+    const certificate = certificatesOutcome(this.unread ? [...this.certs, ''] : this.certs);
     return { ...(certificate ? { certificate } : {}), ...(this.pictures === undefined ? {} : { pictures: this.pictures }) };
   }
 
@@ -64,8 +66,9 @@ class TriageReader extends QuietReader {
 
   override startString(): void {
     if (this.path.at(['data', 'identities', '*', 'type'])) this.reading = { kind: 'type', text: new BoundedText(16) };
-    else if (this.path.at(['data', 'certs', '*']) && this.certs.length < MAX_CERTS)
-      this.reading = { kind: 'cert', text: new BoundedText(CERT_TEXT) };
+    else if (!this.path.at(['data', 'certs', '*'])) return;
+    else if (this.certs.length < MAX_CERTS) this.reading = { kind: 'cert', text: new BoundedText(CERT_TEXT) };
+    else this.unread = true;
   }
 
   override text(piece: TextPiece, inKey: boolean): void {

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { AnswerScan } from '../../src/server/answer/answer-scan.ts';
+import { type RecordTriage, watchRecord } from '../../src/server/answer/record-triage.ts';
+
+/**
+ * The queue's word for a record, as the server learns it from a compliance user's lookup: a pass only if
+ * every certificate was read and states one. The server reads at most 16 certificates of a record: one it
+ * did not read is one it cannot vouch for.
+ */
+
+const cert = (result: string) => JSON.stringify({ Claim: { _customFields: { result } } });
+
+function triageOf(certs: Record<string, string>): RecordTriage | undefined {
+  const scan = new AnswerScan();
+  let learnt: RecordTriage | undefined;
+  watchRecord(
+    scan,
+    (_record, triage) => {
+      learnt = triage;
+    },
+    () => true,
+  );
+  const body = { success: true, data: { status: 'waiting', refId: 'r-1', blockPassID: 'bp', isArchived: false, certs } };
+  scan.write(Buffer.from(JSON.stringify(body)));
+  scan.end();
+  return learnt;
+}
+
+const many = (count: number, result: (index: number) => string) =>
+  Object.fromEntries(Array.from({ length: count }, (_, index) => [`provider-${index}-cert`, cert(result(index))]));
+
+describe("the server's reading of a record's certificates for the queue", () => {
+  it('reads sixteen clear certificates as clear', () => {
+    expect(triageOf(many(16, () => 'clear'))?.certificate).toBe('clear');
+  });
+
+  it('attack: a match hidden as a 17th certificate, past those the server reads, does not give the row a clear', () => {
+    const triage = triageOf(many(17, (index) => (index === 16 ? 'match' : 'clear')));
+    expect(triage?.certificate).not.toBe('clear');
+    expect(triage?.certificate).toBe('unreadable');
+  });
+});
