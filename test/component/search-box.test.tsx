@@ -3,7 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
-import { fetchPasteBy, loadPaste, readerWaitBy } from '../../src/app/lookup/use-lookup-form.ts';
+import { fetchPasteBy, loadPaste } from '../../src/app/lookup/use-lookup-form.ts';
+import { readerWaitBy } from '../../src/app/lookup/reader-wait.ts';
 import { envelope, pageStatus, renderWithProviders, stubApi } from './render.tsx';
 
 const samples = (await sampleCandidates({ now: new Date() })).map((c) => c.record);

@@ -13,6 +13,7 @@ import { focusPageHeading } from '../ui/focus-heading.ts';
 import { type Asked, initialLookupForm, type LookupFormAction, lookupFormReducer } from './lookup-form-state.ts';
 import type { Pasted } from './paste.ts';
 import { pasteAtOnce } from './paste-at-once.ts';
+import { waitForReader } from './reader-wait.ts';
 
 type Here = ReturnType<typeof useEnvironment>;
 
@@ -128,16 +129,6 @@ export function fetchPasteBy(fetch: () => Promise<PasteModule>) {
   fetchPaste = fetch;
 }
 
-/** How long a lookup waits for a reader that neither comes nor fails before it goes ahead without it. */
-const READER_WAIT_MS = 3000;
-const readerWaitMs = () => new Promise<void>((resolve) => setTimeout(resolve, READER_WAIT_MS));
-let readerWait = readerWaitMs;
-
-/** That wait ended by `wait` from now on (a test's, to end it when it says), or by READER_WAIT_MS again. */
-export function readerWaitBy(wait = readerWaitMs) {
-  readerWait = wait;
-}
-
 /**
  * Calls `go` once, whichever comes first: the paste reader (0), its failure (1: offline), or the end of the
  * wait for it (2: late), then only if the box still holds `value` (typed in since, what was typed stays,
@@ -149,7 +140,7 @@ function afterReader(field: RefObject<HTMLInputElement | null>, value: string, g
       () => 0,
       () => 1,
     ),
-    readerWait().then(() => 2),
+    waitForReader().then(() => 2),
   ]).then((how) => {
     if (how < 2 || field.current?.value === value) go();
   });
