@@ -67,3 +67,54 @@ describe('a 24-hex id in the search box', { timeout: 20_000 }, () => {
     }
   });
 });
+
+describe('Enter on a page that found the id under neither kind', { timeout: 20_000 }, () => {
+  const unknown = 'bbbbbbbbbbbbbbbbbbbbbbbb';
+  const neither = `No candidate with refId or recordId "${unknown}"`;
+
+  it("is the page's lookup once more, not both lookups again", async () => {
+    const user = userEvent.setup();
+    const { requests } = stubApi();
+    const { router, queryClient } = renderWithProviders('/');
+    await screen.findByLabelText('refId to look up');
+    await user.type(searchBox(), `${unknown}{Enter}`);
+    await screen.findByRole('heading', { name: neither });
+    expect(router.state.location.pathname).toBe(`/candidates/refId/${unknown}`);
+    expect(lookups(requests)).toEqual([apiPath('recordId', unknown), apiPath('refId', unknown)]);
+
+    requests.length = 0;
+    expect(searchBox()).toHaveValue(unknown);
+    await user.click(searchBox());
+    await user.keyboard('{Enter}');
+    // The page keeps what it says of how the id was looked up (both ways), as its own Retry would.
+    expect(router.state.location.state).toEqual(expect.objectContaining({ triedAsRecordId: true }));
+    await waitFor(() => expect(lookups(requests).length).toBeGreaterThan(0));
+    await waitFor(() => expect(queryClient.isFetching()).toBe(0));
+    expect(await screen.findByRole('heading', { name: neither })).toBeInTheDocument();
+    // Before: the page forgot it had tried both, looked the id up as a refId, then as a recordId again (two audit lines).
+    expect(router.state.location.pathname).toBe(`/candidates/refId/${unknown}`);
+    expect(lookups(requests)).toEqual([apiPath('refId', unknown)]);
+    expect(screen.getByRole('radio', { name: 'refId' })).toBeChecked();
+  });
+
+  it('a kind chosen with the switch, or another id, is a new lookup', async () => {
+    const user = userEvent.setup();
+    const { requests } = stubApi();
+    const { router } = renderWithProviders(`/candidates/refId/${unknown}`);
+    await screen.findByRole('heading', { name: neither });
+    requests.length = 0;
+    await user.click(screen.getByRole('radio', { name: 'refId' }));
+    await user.click(searchBox());
+    await user.keyboard('{Enter}');
+    // The switch chose refId: looked up as one, with the page's one automatic try as a recordId, said.
+    await waitFor(() => expect(lookups(requests)).toEqual([apiPath('refId', unknown), apiPath('recordId', unknown)]));
+    await screen.findByRole('heading', { name: neither });
+    expect(router.state.location.pathname).toBe(`/candidates/recordId/${unknown}`);
+
+    requests.length = 0;
+    await user.clear(searchBox());
+    await user.type(searchBox(), 'nobody{Enter}');
+    await screen.findByRole('heading', { name: 'No candidate with refId "nobody"' });
+    expect(lookups(requests)).toEqual([apiPath('refId', 'nobody')]);
+  });
+});

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type ClipboardEvent, type Dispatch, type FormEvent, type RefObject, useReducer, useRef } from 'react';
-import { navigate } from '../navigation.tsx';
+import { navigate, useLocation } from '../navigation.tsx';
 import { checkId, guessKind, type LookupKind, looksLikeRecordId } from '../../kyc/contract/lookup.ts';
 import { parseDashboardLink } from '../../kyc/view/dashboard-link.ts';
 import { cleanId, describeRemoved, unwrapId } from '../../kyc/view/id-input.ts';
@@ -14,6 +14,7 @@ import { type Asked, initialLookupForm, type LookupFormAction, lookupFormReducer
 import type { Pasted } from './paste.ts';
 import { pasteAtOnce } from './paste-at-once.ts';
 import { waitForReader } from './reader-wait.ts';
+import { pageAgain } from './page-again.ts';
 
 type Here = ReturnType<typeof useEnvironment>;
 
@@ -53,11 +54,12 @@ export function useLookupForm(current: Current) {
   const { chosen, linked, value, problem, cleaned, linkEnvironment, list, asked } = state;
   // Read against the environments as they are now: a link pasted before the server said which it serves is read again once it has.
   const dashboard = state.dashboard && dashboardLookup(state.dashboard, matchedIn(here));
-  const { kind, guessed } = kindOf(chosen ?? linked, value, current);
+  const picked = chosen ?? linked;
+  const { kind, guessed } = kindOf(picked, value, current);
   const input = useRef<HTMLInputElement>(null);
   const environment = dashboard ? dashboard.environment : (linkEnvironment ?? here.environment);
 
-  const submit = useSubmit({ kind, guessed, value, cleaned, environment, dashboard, here, shown: current, field: input }, dispatch);
+  const submit = useSubmit({ kind, picked, guessed, value, cleaned, environment, dashboard, here, shown: current, field: input }, dispatch);
   const onPaste = pasteHandler(value, dispatch);
   const type = (text: string) => dispatch({ type: 'typed', text });
   const clear = () => {
@@ -193,6 +195,8 @@ function takePaste(
 
 interface SubmitInput {
   kind: LookupKind;
+  /** The kind chosen (the switch, a pasted link): Enter on the page's id with one is a new lookup (pageAgain). */
+  picked: LookupKind | undefined;
   /** The kind was read from the id's form: a recordId not found is tried once as a refId (the candidate page). */
   guessed: boolean;
   value: string;
@@ -211,10 +215,10 @@ function readBox(input: SubmitInput) {
   if (typedLink && !typedLink.ok) return { problem: typedLink.problem };
   if (typedLink) {
     const read = dashboardLookup(typedLink, matchedIn(input.here));
-    return { kind: 'recordId' as const, id: read.id, environment: read.environment, read, removed: [], guessed: false };
+    return { kind: 'recordId' as const, id: read.id, environment: read.environment, read, removed: [], guessed: false, chosen: true };
   }
   const appLink = parseAppLink(input.value.trim());
-  if (appLink) return { kind: appLink.kind, id: appLink.id, environment: appLink.environment, removed: [], guessed: false };
+  if (appLink) return { kind: appLink.kind, id: appLink.id, environment: appLink.environment, removed: [], guessed: false, chosen: true };
   const { id: cleaned, removed } = cleanId(input.value);
   const unwrapped = unwrapId(cleaned);
   // Read as the batch reads a line (a sentence's full stop after it, a label, a `#`): the rule comes with
@@ -240,13 +244,16 @@ function askAbout(id: string): Asked | undefined {
  */
 function useSubmit(input: SubmitInput, dispatch: Dispatch<LookupFormAction>) {
   const queryClient = useQueryClient();
+  const shownState = useLocation().state;
   // `anyway`: the reviewer answered the question of text that reads like personal data (below) by looking it up;
   // `waited`: for the paste reader, which brings the rule for that question (afterReader).
   const submit = (event?: FormEvent, anyway = false, waited = false) => {
     event?.preventDefault();
     const box = readBox(input);
     if (box.problem !== undefined) return dispatch({ type: 'refused', problem: box.problem });
-    const { kind, id, environment, read, removed } = box;
+    const { id, environment, read, removed } = box;
+    const chosen = input.picked !== undefined || box.chosen === true;
+    const { kind, again } = pageAgain({ ...box, chosen }, input.shown, input.here.environment);
     const check = checkId(id);
     // Slashes alone are what the search shortcut typed into the box leaves, never an id.
     if (id === '' || /^\/+$/.test(id)) return dispatch({ type: 'refused', problem: `Enter a ${kind} to look up.` });
@@ -270,6 +277,7 @@ function useSubmit(input: SubmitInput, dispatch: Dispatch<LookupFormAction>) {
     const page = loadedCandidatePage();
     if (page) start(page);
     else void loadCandidatePage().then(start, () => {});
+    if (again) return navigate(environmentPath(environment, candidatePath(kind, id)), { replace: true, state: shownState });
     const cleanedNote = [input.cleaned, describeRemoved(removed)].filter(Boolean).join(', ') || undefined;
     // Without the reader (late, offline, or still not here after the question), a paste is looked up as the box
     // showed it (a list or a link in it not read), and any text without the batch's reading (readOneId): said.
