@@ -118,3 +118,37 @@ describe('Enter on a page that found the id under neither kind', { timeout: 20_0
     expect(lookups(requests)).toEqual([apiPath('refId', 'nobody')]);
   });
 });
+
+describe('an unknown 24-hex id in capitals, tried both ways', { timeout: 20_000 }, () => {
+  const upper = 'BBBBBBBBBBBBBBBBBBBBBBB9';
+  const neither = `No candidate with refId or recordId "${upper}"`;
+
+  it('is said to be looked for as both a refId and a recordId, with the id in lower case offered', async () => {
+    const user = userEvent.setup();
+    const { requests } = stubApi();
+    const { router } = renderWithProviders('/');
+    await screen.findByLabelText('refId to look up');
+    await user.type(searchBox(), `${upper}{Enter}`);
+    // Before: "No candidate with recordId …", though the page had looked it up as a refId too.
+    expect(await screen.findByRole('heading', { name: neither })).toBeInTheDocument();
+    expect(lookups(requests)).toEqual([apiPath('recordId', upper), apiPath('refId', upper)]);
+    expect(screen.getByRole('alert')).toHaveTextContent('The KYC service has no candidate with this id, as a refId or as a recordId.');
+    expect(screen.getByRole('alert')).toHaveTextContent(/writes recordIds in lower case, and this one has capitals/);
+    await user.click(screen.getByRole('link', { name: `Look up recordId ${upper.toLowerCase()}` }));
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/candidates/recordId/${upper.toLowerCase()}`));
+  });
+
+  it('says the same when the switch chose refId and the page tried it as a recordId', async () => {
+    const user = userEvent.setup();
+    stubApi();
+    const { router } = renderWithProviders('/');
+    await screen.findByLabelText('refId to look up');
+    await user.type(searchBox(), upper);
+    await user.click(screen.getByRole('radio', { name: 'refId' }));
+    await user.click(searchBox());
+    await user.keyboard('{Enter}');
+    expect(await screen.findByRole('heading', { name: neither })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe(`/candidates/recordId/${upper}`);
+    expect(screen.getByRole('link', { name: `Look up recordId ${upper.toLowerCase()}` })).toBeInTheDocument();
+  });
+});

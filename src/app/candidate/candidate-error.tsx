@@ -95,6 +95,10 @@ const notTheId: ScreenOf = ({ message }) => ({
   body: `${message} Nothing is wrong with the id you entered; ask whoever runs Candidate Lookup.`,
 });
 
+/** An id looked up both ways and found neither: its page's words. */
+const BOTH_KINDS = 'refId or recordId';
+const NEITHER_KIND = 'The KYC service has no candidate with this id, as a refId or as a recordId.';
+
 /** Why a refId not found is not offered as a recordId. */
 const NO_RECORD_ID = 'it is no recordId either: those are 24 hexadecimal characters';
 
@@ -102,7 +106,7 @@ const NO_RECORD_ID = 'it is no recordId either: those are 24 hexadecimal charact
  * Not found: what an id from a link holds that cannot be seen, when it holds some; that neither kind has
  * it once both were tried (no button that would start the round again); else the other kind to try.
  */
-function notFoundScreen({ kind, id, bothKinds, actions }: ScreenContext): ScreenParts {
+export function notFoundScreen({ kind, id, bothKinds, actions }: ScreenContext): ScreenParts {
   const invisible = invisibleIn(id);
   if (invisible) {
     return {
@@ -126,21 +130,17 @@ function notFoundScreen({ kind, id, bothKinds, actions }: ScreenContext): Screen
       action: actions.withoutMarks,
     };
   }
+  // Tried both ways (guessed a recordId, then tried as a refId, or the other way round): said in the words of any id tried so.
   if (lowerCaseRecordId(id) && (kind === 'recordId' || bothKinds)) {
     return {
-      title: `No candidate with recordId "${id}"`,
-      body: 'The KYC service writes recordIds in lower case, and this one has capitals (mail and spreadsheets sometimes change them): the id in lower case is likely the one meant.',
+      title: bothKinds ? `No candidate with ${BOTH_KINDS} "${id}"` : `No candidate with recordId "${id}"`,
+      body: `${bothKinds ? `${NEITHER_KIND} ` : ''}The KYC service writes recordIds in lower case, and this one has capitals (mail and spreadsheets sometimes change them): the id in lower case is likely the one meant.`,
       action: actions.inLowerCase,
     };
   }
   // A name typed or pasted for an id: said as the batch's row says it.
   const named = readsLikeNoId(id) ? ` ${readsLikeNoId(id)}` : '';
-  if (bothKinds) {
-    return {
-      title: `No candidate with refId or recordId "${id}"`,
-      body: `The KYC service has no candidate with this id, as a refId or as a recordId. Check the id.${named}`,
-    };
-  }
+  if (bothKinds) return { title: `No candidate with ${BOTH_KINDS} "${id}"`, body: `${NEITHER_KIND} Check the id.${named}` };
   // The other kind only where the id's form says it is that kind (guessKind, the box's guess): a name as a
   // recordId, or a 24-hex recordId as a refId, finds nobody and was sent (and audited) again for nothing.
   if (guessKind(id) === kind) {
