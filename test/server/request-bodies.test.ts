@@ -85,7 +85,7 @@ interface BodyRoute {
 }
 
 const ROUTES: BodyRoute[] = [
-  { path: '/api/export', limit: 8 * 1024, app: () => gateway, headers: LEAD },
+  { path: '/api/export', limit: 128 * 1024, app: () => gateway, headers: LEAD },
   { path: PRESENCE_PATH, limit: PRESENCE_MAX_BODY_BYTES, app: () => gateway, headers: LEAD },
   { path: '/api/batch', limit: 1024 * 1024, app: () => gateway, headers: LEAD },
   { path: AUDIT_PATHS.search, limit: 16 * 1024, app: () => gateway, headers: LEAD },

@@ -11,7 +11,7 @@ import { LOOKUP_KINDS } from './lookup.ts';
 /**
  * What a line records someone doing, one word per kind of line (the server's audit-row.ts reads it from
  * the line): a lookup, a lookup's full answer cut short after it began (a second line of its request), a candidate page's own re-check of the status, a batch's id, a page of the applicants list, a summary, reply or certificate copied, a page
- * printed, a document file saved, an export refused before its body was read, refusals counted, the queue index's own lookups,
+ * printed, a document file saved, a batch's CSV downloaded or table copied, an export refused before its body was read, refusals counted, the queue index's own lookups,
  * a webhook delivery, the audit trail searched or exported, a note of the log itself.
  */
 export const AUDIT_ACTIONS = [
@@ -24,6 +24,8 @@ export const AUDIT_ACTIONS = [
   'copy_reply',
   'copy_certificate',
   'save_file',
+  'save_batch',
+  'copy_batch',
   'print',
   'export',
   'refusals',
@@ -57,6 +59,8 @@ export const ACTIVITY_ACTIONS: readonly AuditAction[] = [
   'copy_reply',
   'copy_certificate',
   'save_file',
+  'save_batch',
+  'copy_batch',
   'print',
 ];
 

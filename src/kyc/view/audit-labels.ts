@@ -21,6 +21,8 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   copy_reply: 'Copied a reply',
   copy_certificate: 'Copied a certificate',
   save_file: 'Saved a document file',
+  save_batch: "Downloaded the batch's CSV",
+  copy_batch: "Copied the batch's table",
   print: 'Printed',
   export: 'Hand-off refused',
   refusals: 'Refusals, counted',

@@ -1,5 +1,6 @@
 import type { Role } from '../../kyc/contract/api.ts';
 import type { AuditFilter } from '../../kyc/contract/audit-search.ts';
+import type { BatchHandoff } from '../../kyc/contract/batch-handoff.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import type { FileTypeLabel } from '../../kyc/contract/picture-type.ts';
 import type { RefusedWebhookAuditEntry, WebhookAuditEntry } from './webhook-lines.ts';
@@ -113,6 +114,20 @@ export interface ExportAuditEntry extends RequestAuditFields {
 }
 
 /**
+ * A batch's results carried out of the page (its CSV downloaded, its table copied), written before they
+ * leave: whom the file held, as a queue view's line names whom it showed (`candidates`, each by the kind
+ * its batch asked by, at most 100, cut as a lookup's id), and `count`, the candidates it held in all.
+ */
+export interface BatchExportAuditEntry extends RequestAuditFields {
+  env: string;
+  kind: 'export';
+  what: BatchHandoff;
+  lookupKind: LookupKind;
+  candidates: ShownCandidate[];
+  count: number;
+}
+
+/**
  * A batch or an export refused before its body was read (over the rate limit): what it held is not known,
  * so the line names the route it came to. An export refused once its body was read (its id, a candidate
  * not looked up lately, the shared store down) also says what was to be handed off, never whose.
@@ -121,7 +136,7 @@ export interface RefusedRequestAuditEntry extends RequestAuditFields {
   env: string;
   kind: 'batch' | 'export';
   /** An export's: a summary, reply or certificate (or a print, or a document file saved) refused. */
-  what?: ExportAuditEntry['what'];
+  what?: ExportAuditEntry['what'] | BatchHandoff;
   status: number;
   code: string | null;
   durationMs: number;
@@ -206,6 +221,7 @@ export interface AuditReadEntry extends RequestAuditFields {
 export type AuditLine =
   | AuditEntry
   | ExportAuditEntry
+  | BatchExportAuditEntry
   | RefusedRequestAuditEntry
   | ListAuditEntry
   | RefusalsAuditEntry

@@ -9,7 +9,7 @@ import type {
   RefusalsAuditEntry,
   RefusedRequestAuditEntry,
 } from './audit.ts';
-import type { ShownCandidate } from './audit-entries.ts';
+import type { BatchExportAuditEntry, ShownCandidate } from './audit-entries.ts';
 import type { AuditedCall, Outcome } from './audit-trail.ts';
 import { clientOf } from '../http/client.ts';
 import { requestIdOf } from '../log/log.ts';
@@ -100,6 +100,19 @@ export function exportLine(
 ): ExportAuditEntry {
   // The id is cut to 256 characters in the line (audit-line.ts), as a lookup's.
   return { ...lineStart(env, call), kind: 'export', what, ...extra, lookupKind, id };
+}
+
+/** A batch's CSV downloaded or table copied: whom it held, by the kind the batch asked by, each id cut as a lookup's. */
+export function batchExportLine(
+  env: string,
+  call: AuditedCall,
+  what: BatchExportAuditEntry['what'],
+  lookupKind: LookupKind,
+  ids: readonly string[],
+  count: number,
+): BatchExportAuditEntry {
+  const candidates = ids.map((id) => ({ [lookupKind]: cutText(id, MAX_LOGGED_ID) }));
+  return { ...lineStart(env, call), kind: 'export', what, lookupKind, candidates, count };
 }
 
 /**

@@ -1,4 +1,6 @@
 import { type ExportRequest, exportRequestSchema } from '../../kyc/contract/api.ts';
+import { batchExportRequestSchema, type BatchExportRequest } from '../../kyc/contract/batch-handoff.ts';
+import { z } from '../../kyc/contract/zod.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { auditTrail, auditWritable, refuse, writeLine } from '../audit/audit-trail.ts';
 import type { ExportAuditEntry } from '../audit/audit.ts';
@@ -9,6 +11,7 @@ import { readJsonBody } from '../http/request-body.ts';
 import type { SignedInCall } from '../http/routes.ts';
 import { StoreUnavailableError } from '../state/store.ts';
 import { checkedId, type LookupDeps, takeToken } from './lookup-steps.ts';
+import { batchExport } from './batch-export-route.ts';
 import { NOT_LOOKED_UP, NOT_LOOKED_UP_FILE } from './opened-candidates.ts';
 
 /**
@@ -43,13 +46,15 @@ export async function exportRoute(deps: LookupDeps, call: SignedInCall): Promise
   if (limited && limited !== STORE_UNAVAILABLE) return refuse(res, audit, limited, { counted: true });
   const stuck = auditWritable(deps);
   if (stuck) return sendFailure(res, stuck);
-  // A body that is not an export is refused unaudited, as a batch's is.
-  const body = await readJsonBody(call, 8 * 1024, exportRequestSchema, 'export', {
+  // A body that is not an export is refused unaudited, as a batch's is. 128 KiB: a batch's names up to
+  // 100 ids of 256 characters, each up to 4 bytes in UTF-8.
+  const body = await readJsonBody(call, 128 * 1024, anyExportSchema, 'export', {
     shape:
-      "The export must say what (summary, reply, print, certificate or file), kind and id; a reply's template a status, a certificate's slug and a file's attribute up to 64 letters, digits, '.', '_' or '-', a file's type one the page names.",
+      "The export must say what (summary, reply, print, certificate or file), kind and id; a reply's template a status, a certificate's slug and a file's attribute up to 64 letters, digits, '.', '_' or '-', a file's type one the page names; a batch's (batch_csv or batch_copy) its kind, up to 100 ids and how many candidates it holds.",
   });
   // Its refusals from here name what was refused (a lead reads which hand-off), never the id.
   const refused = auditTrail(deps, res, 'export', requestLine(deps.environment, call, 'export', { what: body.what }));
+  if (isBatchExport(body)) return batchExport(deps, call, body, refused, limited);
   // The id of a candidate shown, so one the lookup's rule would have refused is no candidate's.
   const asked = checkedId(body.id);
   if (!asked.ok) return refuse(res, refused, asked.failure);
@@ -69,6 +74,10 @@ export async function exportRoute(deps: LookupDeps, call: SignedInCall): Promise
   );
   if (written) sendJson(res, 200, JSON.stringify({ status: 'success', ...mark }));
 }
+
+/** A candidate's hand-off, or a batch's (batch-export-route.ts). */
+const anyExportSchema = z.union([exportRequestSchema, batchExportRequestSchema]);
+const isBatchExport = (body: ExportRequest | BatchExportRequest): body is BatchExportRequest => 'ids' in body;
 
 type PrintMark = Pick<ExportAuditEntry, 'notLookedUp' | 'openedUnknown'>;
 

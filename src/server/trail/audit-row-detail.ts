@@ -18,10 +18,20 @@ const REFUSED_WORDS: Record<string, string> = {
   certificate: 'a copy of a certificate; the line names no candidate',
   file: 'a document file to save; the line names no candidate',
   print: 'a print; the line names no candidate',
+  batch_csv: "a batch's CSV to download; the line names no candidate",
+  batch_copy: "a batch's table to copy; the line names no candidate",
 };
 
 /** "1 record", "2 records": a queue view's count of the rows it answered. */
 const recordsText = (records: unknown): string => `${String(records ?? 0)} ${records === 1 ? 'record' : 'records'}`;
+
+/** A batch's hand-off: how many candidates it held, "12 candidates", and how many its line names when not all. */
+function batchWords(line: Line): string {
+  const count = typeof line.count === 'number' ? line.count : 0;
+  const named = Array.isArray(line.candidates) ? line.candidates.length : 0;
+  const held = `${count} ${count === 1 ? 'candidate' : 'candidates'}`;
+  return named < count ? `${held}, the first ${named} named in the line` : held;
+}
 
 /** The rest of the line in a few words, for the page and the CSV. */
 export function detailOf(line: Line, action: AuditAction, text: Text): string | null {
@@ -40,6 +50,10 @@ export function detailOf(line: Line, action: AuditAction, text: Text): string | 
       break;
     case 'save_file':
       add(fileWords(line, text));
+      break;
+    case 'save_batch':
+    case 'copy_batch':
+      add(batchWords(line));
       break;
     case 'print':
       add(line.notLookedUp === true && 'not looked up lately by this user');

@@ -1,4 +1,5 @@
 import { AUDIT_LEVELS, type AuditAction, type AuditLevel, type AuditRow } from '../../kyc/contract/audit-search.ts';
+import { BATCH_HANDOFFS } from '../../kyc/contract/batch-handoff.ts';
 import { isLookupKind, type LookupKind } from '../../kyc/contract/lookup.ts';
 import { lineHash } from '../audit/audit-chain.ts';
 import { cutText } from '../audit/audit-line.ts';
@@ -76,9 +77,9 @@ const MAX_SHOWN = 100;
 const keysOf = (candidates: readonly ShownIds[]): string[] =>
   candidates.flatMap((ids) => (['refId', 'recordId'] as const).flatMap((kind) => (ids[kind] ? [shownKey(kind, ids[kind])] : [])));
 
-/** The candidates a queue view's line names, each by the ids their row carried; one that names no id is left out. */
+/** The candidates a queue view's line (or a batch's hand-off's) names, each by the ids their row carried; one that names no id is left out. */
 export function shownCandidatesOf(line: Line): ShownIds[] {
-  if (line.kind !== 'list' || !Array.isArray(line.candidates)) return [];
+  if (!namesCandidates(line) || !Array.isArray(line.candidates)) return [];
   const candidates: ShownIds[] = [];
   for (const candidate of line.candidates.slice(0, MAX_SHOWN) as unknown[]) {
     if (typeof candidate !== 'object' || candidate === null) continue;
@@ -89,11 +90,15 @@ export function shownCandidatesOf(line: Line): ShownIds[] {
   return candidates;
 }
 
+/** A queue view's line, or a batch's CSV or table taken away (BATCH_HANDOFFS): both name whom they held in `candidates`. */
+const namesCandidates = (line: Line): boolean =>
+  line.kind === 'list' || (line.kind === 'export' && (BATCH_HANDOFFS as readonly unknown[]).includes(line.what));
+
 export function rowOf(line: Line, hash: string, instance: string, shown = keysOf(shownCandidatesOf(line))): AuditRow {
   const action = actionOf(line);
   const candidate = candidateOf(line);
   // The tab of a queue view that names its candidates, and its filters: a candidate's Activity says where they were seen.
-  const queueTab = shown.length > 0 ? text(line.filter) : null;
+  const queueTab = shown.length > 0 && line.kind === 'list' ? text(line.filter) : null;
   const queueOnly = queueTab ? queueOnlyOf(line) : [];
   return {
     time: timeOf(line.time),
@@ -152,6 +157,8 @@ const EXPORTS: Record<string, AuditAction> = {
   print: 'print',
   certificate: 'copy_certificate',
   file: 'save_file',
+  batch_csv: 'save_batch',
+  batch_copy: 'copy_batch',
 };
 
 /** What the line records someone doing (AUDIT_ACTIONS); a line of a kind this version does not know is a note. */

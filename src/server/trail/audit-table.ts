@@ -224,14 +224,15 @@ interface RowRecord {
   detail: string | null;
   queue_tab: string | null;
   /**
-   * A queue view's line that names its candidates, whole: its filters beyond its tab, and (the audit page's
-   * search) whom it showed, as shown_ids holds their keys, not which ids are one row's.
+   * A line that names candidates beyond its own id (a queue view's, a batch's hand-off's), whole: a view's
+   * filters beyond its tab, and (the audit page's search) whom it showed or held, as shown_ids holds their
+   * keys, not which ids are one row's.
    */
-  queue_line: string | null;
+  named_line: string | null;
 }
 
 const COLUMNS_READ = `seq, time, instance, hash, action, "user", role, env, kind, candidate_id, level, status, code, client, request_id, detail,
-  queue_tab, CASE WHEN queue_tab IS NOT NULL THEN line END AS queue_line`;
+  queue_tab, CASE WHEN shown_ids IS NOT NULL THEN line END AS named_line`;
 const SELECT = `SELECT ${COLUMNS_READ} FROM candidate_lookup_audit`;
 
 /** A page of rows, newest first (ties by the order they were indexed), after the cursor `d.<ms>.<seq>`. */
@@ -272,9 +273,9 @@ export async function searchTableInOrder(
 }
 
 function rowOfRecord(record: RowRecord, withShown: boolean): AuditRow {
-  const { seq: _seq, time, candidate_id, request_id, queue_tab, queue_line, ...rest } = record;
-  const line = queue_line ? lineOf(queue_line) : undefined;
-  const queueOnly = line ? queueOnlyOf(line) : [];
+  const { seq: _seq, time, candidate_id, request_id, queue_tab, named_line, ...rest } = record;
+  const line = named_line ? lineOf(named_line) : undefined;
+  const queueOnly = line && queue_tab !== null ? queueOnlyOf(line) : [];
   const shown: ShownIds[] = line && withShown ? shownCandidatesOf(line) : [];
   return {
     ...rest,
@@ -287,7 +288,7 @@ function rowOfRecord(record: RowRecord, withShown: boolean): AuditRow {
   };
 }
 
-/** A queue view's line as the table holds it, to be read as the files' search reads it (audit-row.ts). */
+/** A queue view's (or a batch hand-off's) line as the table holds it, to be read as the files' search reads it (audit-row.ts). */
 function lineOf(text: string): Record<string, unknown> | undefined {
   try {
     const parsed: unknown = JSON.parse(text);
