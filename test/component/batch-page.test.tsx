@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { BatchEvent } from '../../src/kyc/contract/batch.ts';
 import { formatDateTime } from '../../src/kyc/view/time.ts';
 import { inTimeZone } from './in-time-zone.ts';
-import { apiError, renderWithProviders, stubApi } from './render.tsx';
+import { apiError, json, renderWithProviders, stubApi } from './render.tsx';
 
 /** The batch page is its own chunk, fetched when first opened: slower to appear on a busy machine. */
 const LAZY_PAGE = { timeout: 10_000 };
@@ -247,7 +247,7 @@ describe('batch page', { timeout: 20_000 }, () => {
 
   it('downloads the rows as CSV made in the browser, and copies them as a table', async () => {
     const batch = controllableBatch();
-    stubApi({ candidates: { '/api/batch': batch.response } });
+    stubApi({ candidates: { '/api/batch': batch.response, '/api/export': () => json({ status: 'success' }) } });
     renderWithProviders('/batch');
     const user = await startBatch('a\nb');
     batch.send(
@@ -265,7 +265,8 @@ describe('batch page', { timeout: 20_000 }, () => {
     });
     const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
     await user.click(screen.getByRole('button', { name: 'Download CSV' }));
-    expect(click).toHaveBeenCalled();
+    // Saved once its audit line is written (batch-handoff.test.tsx).
+    await waitFor(() => expect(click).toHaveBeenCalled());
     const link = click.mock.contexts[0] as HTMLAnchorElement;
     expect(link.download).toMatch(/^candidates-refId-\d{4}-\d{2}-\d{2}-\d{4}[+-]\d{4}\.csv$/);
     const bytes = new Uint8Array(await blob!.arrayBuffer());
@@ -298,7 +299,7 @@ describe('batch page', { timeout: 20_000 }, () => {
   it('says a refused copy until the next try, and not over the next batch it was not about', async () => {
     const batches = [controllableBatch(), controllableBatch()];
     let asked = 0;
-    stubApi({ candidates: { '/api/batch': () => batches[asked++]!.response() } });
+    stubApi({ candidates: { '/api/batch': () => batches[asked++]!.response(), '/api/export': () => json({ status: 'success' }) } });
     renderWithProviders('/batch');
     const user = await startBatch('a');
     batches[0]!.send(found(0, 'a'), { type: 'done', found: 1, failed: 0 });
@@ -545,7 +546,7 @@ describe('batch page', { timeout: 20_000 }, () => {
 
     it('numbers the rows as the pasted lines and marks a repeat, looked up once, with its result, in the table and the CSV', async () => {
       const batch = controllableBatch();
-      const { fetchMock } = stubApi({ candidates: { '/api/batch': batch.response } });
+      const { fetchMock } = stubApi({ candidates: { '/api/batch': batch.response, '/api/export': () => json({ status: 'success' }) } });
       renderWithProviders('/batch');
       const user = await startBatch('a\n\nb\na\n');
       const [, init] = fetchMock.mock.calls.find(([input]) => input === '/api/batch')!;
@@ -569,8 +570,9 @@ describe('batch page', { timeout: 20_000 }, () => {
         blob = object as Blob;
         return 'blob:test/csv';
       });
-      vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+      const saved = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
       await user.click(screen.getByRole('button', { name: 'Download CSV' }));
+      await waitFor(() => expect(saved).toHaveBeenCalled());
       const csv = (await blob!.text()).replace(/^\ufeff/, '').split('\r\n');
       // In the zone the page shows, with the zone's name: Singapore is 8 hours ahead of UTC.
       const local = formatDateTime(new Date('2026-11-20T10:00:00.000Z'));

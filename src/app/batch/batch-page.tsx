@@ -132,7 +132,7 @@ export function BatchPage() {
       {state.phase !== 'idle' && <BatchProgress state={state} onRetry={retry} onLookUpFirst={lookUpFirst} />}
       {state.ids.length > 0 && (
         <>
-          <BatchActions lines={lines} kind={state.kind} batch={state.ids} />
+          <BatchActions lines={lines} kind={state.kind} batch={state.ids} environment={environment} />
           <BatchTable lines={lines} kind={state.kind} pending={running ? 'Looking up…' : 'Not looked up'} to={to} />
         </>
       )}

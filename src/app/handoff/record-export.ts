@@ -6,6 +6,7 @@ import {
   exportAnswerSchema,
   exportApiPath,
 } from '../../kyc/contract/api.ts';
+import type { BatchExportRequest } from '../../kyc/contract/batch-handoff.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import type { SniffedType } from '../../kyc/contract/picture-type.ts';
 import { ApiError } from '../api/api-error.ts';
@@ -15,7 +16,7 @@ import { apiRequest } from '../api/api-request.ts';
  * Writes the audit line of a hand-off (`kind: "export"`) before it happens. Rejects with the server's
  * message when the line could not be written: the copy is then not made.
  */
-export async function recordExport(environment: string | undefined, request: ExportRequest): Promise<void> {
+export async function recordExport(environment: string | undefined, request: ExportRequest | BatchExportRequest): Promise<void> {
   await apiRequest(exportApiPath(environment), null, exportInit(request)).catch(reworded);
 }
 
@@ -27,7 +28,7 @@ export function recordPrint(environment: string | undefined, request: ExportRequ
   return apiRequest(exportApiPath(environment), exportAnswerSchema, { ...exportInit(request), keepalive: true }).catch(reworded);
 }
 
-function exportInit(request: ExportRequest): RequestInit {
+function exportInit(request: ExportRequest | BatchExportRequest): RequestInit {
   return { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) };
 }
 

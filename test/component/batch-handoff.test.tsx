@@ -1,0 +1,86 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { BatchEvent } from '../../src/kyc/contract/batch.ts';
+import { apiError, json, renderWithProviders, stubApi } from './render.tsx';
+
+/** The batch page is its own chunk, fetched when first opened: slower to appear on a busy machine. */
+const LAZY_PAGE = { timeout: 10_000 };
+const NOT_LOOKED_UP = "This batch's lookups are too old to record what it hands over: press Look up all again, then download or copy it.";
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+const found = (index: number, refId: string): BatchEvent => ({
+  type: 'row',
+  index,
+  ok: true,
+  status: 'approved',
+  statusDate: '2026-11-20T10:00:00.000Z',
+  submitCount: 1,
+  refId,
+  recordId: `65f1c2a9e4b0d3a1f0c9b80${index}`,
+});
+
+/** A batch of alpha (found), nobody (not found) and alpha again, its hand-offs answered by `exportReply`; saves and clipboard writes counted. */
+async function batchDone(exportReply: () => Response) {
+  const order: string[] = [];
+  const events: BatchEvent[] = [
+    found(0, 'alpha'),
+    { type: 'row', index: 1, ok: false, code: 'not_found', message: 'No candidate.' },
+    { type: 'done', found: 1, failed: 1 },
+  ];
+  const batch = () =>
+    new Response(events.map((event) => `${JSON.stringify(event)}\n`).join(''), { headers: { 'content-type': 'application/x-ndjson' } });
+  const { fetchMock } = stubApi({
+    candidates: {
+      '/api/batch': batch,
+      '/api/export': () => {
+        order.push('recorded');
+        return exportReply();
+      },
+    },
+  });
+  vi.mocked(URL.createObjectURL).mockImplementation(() => 'blob:test/csv');
+  const saves = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => void order.push('saved'));
+  const writeText = vi.fn(async () => void order.push('copied'));
+  renderWithProviders('/batch');
+  const user = userEvent.setup();
+  Object.assign(navigator.clipboard, { write: undefined, writeText });
+  await user.click(await screen.findByRole('textbox', { name: 'refIds to look up' }, LAZY_PAGE));
+  await user.paste('alpha\nnobody\nalpha');
+  await user.click(screen.getByRole('button', { name: 'Look up all' }));
+  await screen.findByText(/^Done:/);
+  const exports = () =>
+    fetchMock.mock.calls.filter(([input]) => input === '/api/export').map(([, init]) => JSON.parse(String((init as RequestInit).body)));
+  return { user, order, saves, writeText, exports };
+}
+
+describe("a batch's results taken away", { timeout: 20_000 }, () => {
+  it("attack: a batch's CSV is downloaded with no trace in the audit log", async () => {
+    const { user, order, exports } = await batchDone(() => json({ status: 'success' }));
+    await user.click(screen.getByRole('button', { name: 'Download CSV' }));
+    await waitFor(() => expect(order).toEqual(['recorded', 'saved']));
+    // The candidates found, each once; the id not found carries nothing of the service's.
+    expect(exports()).toEqual([{ what: 'batch_csv', kind: 'refId', ids: ['alpha'], count: 1 }]);
+  });
+
+  it("attack: a batch's table is copied with no trace in the audit log", async () => {
+    const { user, order, exports } = await batchDone(() => json({ status: 'success' }));
+    await user.click(screen.getByRole('button', { name: 'Copy as table' }));
+    expect(await screen.findByText('Table copied')).toBeInTheDocument();
+    expect(order).toEqual(['recorded', 'copied']);
+    expect(exports()).toEqual([{ what: 'batch_copy', kind: 'refId', ids: ['alpha'], count: 1 }]);
+  });
+
+  it('a hand-off whose line is refused saves and copies nothing, and says why', async () => {
+    const { user, order, saves, writeText } = await batchDone(() => apiError(409, 'not_looked_up', NOT_LOOKED_UP));
+    await user.click(screen.getByRole('button', { name: 'Download CSV' }));
+    expect(await screen.findByText(`Not recorded in the audit log, so nothing was saved or copied: ${NOT_LOOKED_UP}`)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Copy as table' }));
+    await waitFor(() => expect(order).toEqual(['recorded', 'recorded']));
+    expect(saves).not.toHaveBeenCalled();
+    expect(writeText).not.toHaveBeenCalled();
+  });
+});
