@@ -1,35 +1,23 @@
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
-import { startSandbox, type RunningSandbox } from '../../src/server/sandbox/sandbox.ts';
+import { describe, expect, it } from 'vitest';
 import { createDatabase, migrate } from '../../src/server/state/postgres.ts';
 import { as, fileLines, gatewayInstance, lookUp } from './audit-trail-helpers.ts';
 import type { Instance } from './instance.ts';
-import { hasPostgres, NO_POSTGRES_MESSAGE, queryOf, type RunningPostgres, startPostgres } from './postgres-fixture.ts';
+import { hasPostgres, NO_POSTGRES_MESSAGE, queryOf } from './postgres-fixture.ts';
+import { candidates, sandboxAndPostgres } from './queue-view-fixture.ts';
 
 /**
  * PostgreSQL ending the server's connections (an administrator's shutdown, `pg_terminate_backend`, a cut):
  * each is an error of the call that held it, said once in the log, and the next call connects again. An
  * 'error' event of a connection nobody listens to would end the process (the instance would stop serving).
  */
-const candidates = await sampleCandidates({ now: new Date(), pictures: false });
 const amelie = candidates[0]!.record;
 const ANA = as('ana', 'compliance');
 
-let sandbox: RunningSandbox;
-let postgres: RunningPostgres;
-const instances: Instance[] = [];
-beforeAll(async () => {
-  if (!hasPostgres) return;
-  [sandbox, postgres] = await Promise.all([startSandbox({ candidates }), startPostgres()]);
-}, 60_000);
-afterEach(async () => {
-  await Promise.all(instances.splice(0).map((instance) => instance.close()));
-});
-afterAll(async () => {
-  await postgres?.destroy();
-  await sandbox?.close();
-});
+// The sandbox and a PostgreSQL for the whole file; `instances` are closed after each test (queue-view-fixture.ts).
+const fixture = sandboxAndPostgres();
+const instances = fixture.closing;
+const postgres = { database: () => fixture.database(), stop: () => fixture.server().stop(), start: () => fixture.server().start() };
 
 /** The uncaught errors and unhandled rejections of the process while `run` runs (given those seen so far). */
 async function uncaughtDuring(run: (seen: readonly unknown[]) => Promise<void>): Promise<unknown[]> {
@@ -73,7 +61,7 @@ describe.skipIf(!hasPostgres)(`PostgreSQL ending connections${hasPostgres ? '' :
     await holder.query('LOCK TABLE candidate_lookup_audit IN ACCESS EXCLUSIVE MODE');
     let app: Instance | undefined;
     const seen = await uncaughtDuring(async (so) => {
-      app = await gatewayInstance(sandbox, { DATABASE_URL: url, AUDIT_INSTANCE: 'app1' });
+      app = await gatewayInstance(fixture.sandbox(), { DATABASE_URL: url, AUDIT_INSTANCE: 'app1' });
       instances.push(app);
       expect((await lookUp(app, amelie.refId!, ANA)).status).toBe(200);
       await expect.poll(() => waiting(url), { timeout: 10_000 }).toBeGreaterThanOrEqual(2);

@@ -1,37 +1,25 @@
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
-import { startSandbox, type RunningSandbox } from '../../src/server/sandbox/sandbox.ts';
+import { describe, expect, it } from 'vitest';
 import { as, gatewayInstance, lookUp, search, status } from './audit-trail-helpers.ts';
 import type { Instance } from './instance.ts';
-import { hasPostgres, NO_POSTGRES_MESSAGE, queryOf, type RunningPostgres, startPostgres } from './postgres-fixture.ts';
+import { hasPostgres, NO_POSTGRES_MESSAGE, queryOf } from './postgres-fixture.ts';
+import { candidates, sandboxAndPostgres } from './queue-view-fixture.ts';
 
 /**
  * An instance stopped normally writes a last report (audit-reporting.ts): stopped at T, with what its indexer
  * could not put in the table by then. The other instances' pages say so, and not that it is not reporting;
  * started again under its name it reports as usual; stopped for longer than the retention it leaves the list.
  */
-const candidates = await sampleCandidates({ now: new Date(), pictures: false });
 const amelie = candidates[0]!.record;
 const ANA = as('ana', 'compliance');
 
-let sandbox: RunningSandbox;
-let postgres: RunningPostgres;
-const instances: Instance[] = [];
-beforeAll(async () => {
-  if (!hasPostgres) return;
-  [sandbox, postgres] = await Promise.all([startSandbox({ candidates }), startPostgres()]);
-}, 60_000);
-afterEach(async () => {
-  await Promise.all(instances.splice(0).map((instance) => instance.close()));
-});
-afterAll(async () => {
-  await postgres?.destroy();
-  await sandbox?.close();
-});
+// The sandbox and a PostgreSQL for the whole file; `instances` are closed after each test (queue-view-fixture.ts).
+const fixture = sandboxAndPostgres();
+const instances = fixture.closing;
+const postgres = { database: () => fixture.database(), stop: () => fixture.server().stop(), start: () => fixture.server().start() };
 
 async function instance(databaseUrl: string, name: string): Promise<Instance> {
-  const started = await gatewayInstance(sandbox, { DATABASE_URL: databaseUrl, AUDIT_INSTANCE: name });
+  const started = await gatewayInstance(fixture.sandbox(), { DATABASE_URL: databaseUrl, AUDIT_INSTANCE: name });
   instances.push(started);
   return started;
 }

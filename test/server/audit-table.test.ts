@@ -2,9 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
-import { startSandbox, type RunningSandbox } from '../../src/server/sandbox/sandbox.ts';
+import { describe, expect, it } from 'vitest';
 import { runAuditImport } from '../../src/server/trail/audit-import.ts';
 import { lineHash } from '../../src/server/audit/audit-chain.ts';
 import { createLogger } from '../../src/server/log/log.ts';
@@ -12,35 +10,25 @@ import { createAuditStore } from '../../src/server/trail/audit-store.ts';
 import { as, fileLines, gatewayInstance, lookUp, search, searchAll, status } from './audit-trail-helpers.ts';
 import type { Instance } from './instance.ts';
 import type { Environment } from '../../src/server/config/config.ts';
-import { hasPostgres, NO_POSTGRES_MESSAGE, queryOf, type RunningPostgres, startPostgres } from './postgres-fixture.ts';
+import { hasPostgres, NO_POSTGRES_MESSAGE, queryOf } from './postgres-fixture.ts';
+import { candidates, sandboxAndPostgres } from './queue-view-fixture.ts';
 
 /**
  * The audit table on a real PostgreSQL server (issue 34): several instances write to one table, a
  * database that goes away refuses no lookup and the table catches up when it is back, the importer
  * rebuilds or catches up idempotently, and the table takes no UPDATE or early DELETE.
  */
-const candidates = await sampleCandidates({ now: new Date(), pictures: false });
 const [amelie, bruno] = [candidates[0]!.record, candidates[1]!.record];
 const ANA = as('ana', 'compliance');
 const BEN = as('ben', 'compliance');
 
-let sandbox: RunningSandbox;
-let postgres: RunningPostgres;
-const instances: Instance[] = [];
-beforeAll(async () => {
-  if (!hasPostgres) return;
-  [sandbox, postgres] = await Promise.all([startSandbox({ candidates }), startPostgres()]);
-}, 60_000);
-afterEach(async () => {
-  await Promise.all(instances.splice(0).map((instance) => instance.close()));
-});
-afterAll(async () => {
-  await postgres?.destroy();
-  await sandbox?.close();
-});
+// The sandbox and a PostgreSQL for the whole file; `instances` are closed after each test (queue-view-fixture.ts).
+const fixture = sandboxAndPostgres();
+const instances = fixture.closing;
+const postgres = { database: () => fixture.database(), stop: () => fixture.server().stop(), start: () => fixture.server().start() };
 
 async function instance(databaseUrl: string, name: string, env: Environment = {}): Promise<Instance> {
-  const started = await gatewayInstance(sandbox, { DATABASE_URL: databaseUrl, AUDIT_INSTANCE: name, ...env });
+  const started = await gatewayInstance(fixture.sandbox(), { DATABASE_URL: databaseUrl, AUDIT_INSTANCE: name, ...env });
   instances.push(started);
   return started;
 }
@@ -270,7 +258,7 @@ describe.skipIf(!hasPostgres)(`the audit table in PostgreSQL${hasPostgres ? '' :
   it('attack: a back-dated edited audit line escapes the mark', async () => {
     // Four lookups written to a file with no table yet, then the third line edited to say it is an hour older than the first.
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'cl-backdated-')), 'audit.jsonl');
-    const writer = await gatewayInstance(sandbox, { AUDIT_LOG: file });
+    const writer = await gatewayInstance(fixture.sandbox(), { AUDIT_LOG: file });
     for (let i = 0; i < 4; i++) expect((await lookUp(writer, amelie.refId!, ANA)).status).toBe(200);
     await writer.close();
     const text = readFileSync(file, 'utf8').split('\n');

@@ -7,7 +7,8 @@ import { hasPostgres, type RunningPostgres, startPostgres } from './postgres-fix
 import { pageOf } from './queue-fixture.ts';
 
 /**
- * What the tests of a queue view in the audit trail share (audit-export, queue-view-audit): the sample
+ * What the tests of the audit table share (audit-cut, audit-export, audit-stopped, audit-connections,
+ * audit-table, queue-view-audit), and those of a queue view in the audit trail besides: the sample
  * candidates, user-7781 among them with a potential match, the compliance users who look it up and view
  * its tab, and a sandbox and PostgreSQL for the whole file.
  */
@@ -43,7 +44,9 @@ export function sandboxAndPostgres() {
   }
   /** A database of its own on the PostgreSQL (in a test run only where there is one). */
   const database = () => postgres!.database();
-  return { instance, database, closing };
+  /** The PostgreSQL itself, for a test that stops and starts it (only where there is one). */
+  const server = () => postgres!;
+  return { instance, database, server, closing, sandbox: () => sandbox };
 }
 
 export const blockedTab = (app: Instance, headers: Record<string, string>) =>
