@@ -1,11 +1,12 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SessionInfo } from '../../src/kyc/contract/api.ts';
 import type { ActivityAnswer, AuditSearchAnswer } from '../../src/kyc/contract/audit-search.ts';
 import type { AuditStatus } from '../../src/kyc/contract/audit-status.ts';
 import { auditRow } from './audit-row.ts';
 import { inTimeZone } from './in-time-zone.ts';
+import { atMidday } from './midday.ts';
 import { apiError, envelope, json, renderWithProviders, stubApi, testMeta } from './render.tsx';
 
 /**
@@ -715,6 +716,12 @@ describe('the audit filters in a time zone', () => {
 });
 
 describe("a candidate's Activity", () => {
+  // "Today" is the reader's calendar day: lines of a few minutes ago are yesterday's just after midnight.
+  beforeEach(atMidday);
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('tells a compliance user who else looked today, and lists who did what at which level, asked by both ids', async () => {
     const user = userEvent.setup();
     const old = new Date(Date.now() - 3 * 86_400_000).toISOString();

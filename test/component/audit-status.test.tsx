@@ -1,8 +1,9 @@
 import { render, screen, within } from '@testing-library/react';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AuditStatus, InstanceState } from '../../src/kyc/contract/audit-status.ts';
 import { ChainState, SourceNote } from '../../src/app/audit/audit-status.tsx';
+import { atMidday } from './midday.ts';
 
 /**
  * What the audit page says of the table (audit-status.tsx): that every instance's lines are in it only
@@ -38,6 +39,12 @@ function instanceState(
 const statusOf = (instances: InstanceState[]): AuditStatus => ({ source: { kind: 'database' }, instances, retentionDays: 365 });
 
 describe("the audit page's state of the table", () => {
+  // "3 minutes ago" is "yesterday" just after midnight.
+  beforeEach(atMidday);
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('says of an instance that stopped reporting that its lines after its last report may be missing, not that every line is in the table', () => {
     render(<ChainState status={statusOf([instanceState('app2', true, false, false, 0), instanceState('app1', false, true, false, 2)])} />);
     expect(screen.queryByText(WHOLE)).toBeNull();
