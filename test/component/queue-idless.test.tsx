@@ -50,4 +50,21 @@ describe('queue candidates listed without an id', () => {
       /^3 waiting candidates, the oldest since .+ \(10 days\), have no id and cannot be opened here: look for them in the KYC service's dashboard\. 2 of them carry a blockPassID, which the dashboard can search by\.$/,
     );
   });
+
+  it('attack: candidates listed only with ids this tool cannot open are said why in words, never with the ids', async () => {
+    const oldest = new Date(Date.now() - 3 * DAY).toISOString();
+    stubQueue([], [{ status: 'waiting', count: 1, dated: 1, oldest, newest: oldest, badIds: 1 }]);
+    renderWithProviders('/applicants?status=waiting');
+    expect(await screen.findByTestId('idless-records')).toHaveTextContent(
+      /^1 waiting candidate since .+ \(3 days\) cannot be opened here: its id is not one this tool can open\. Look for it in the KYC service's dashboard\.$/,
+    );
+  });
+
+  it('a tally mixing candidates without an id and with ids this tool cannot open says how many of each', async () => {
+    stubQueue([], [{ status: 'waiting', count: 3, dated: 0, badIds: 2 }]);
+    renderWithProviders('/applicants?status=waiting');
+    expect(await screen.findByTestId('idless-records')).toHaveTextContent(
+      /^3 waiting candidates cannot be opened here: 1 has no id, and 2 carry ids this tool cannot open\. Look for them in the KYC service's dashboard\.$/,
+    );
+  });
 });

@@ -1,7 +1,8 @@
 import { z } from './zod.ts';
 
 /**
- * The service's list records that carry a status but no id (no refId, recordId or `_id`): no lookup can
+ * The service's list records that carry a status but no id (no refId, recordId or `_id`), or only ids no
+ * lookup takes (longer than 256 characters, a control character...: `checkId`): no lookup can
  * open them, so they are no row of the queue, yet they are candidates of their status, and a queue that
  * left them out would say "Waiting: 0" of a candidate waiting for months. They are counted by status,
  * with the range of their dates, never kept one by one: a list of a million of them costs a few numbers.
@@ -17,14 +18,18 @@ export const idlessSchema = z.object({
   newest: z.optional(z.string()),
   /** How many of them carry a blockPassID (not passed on: it opens nothing here either, but the dashboard may find it). */
   blockPassIDs: z.optional(z.int().check(z.positive())),
+  /** How many of them carry ids, but only ones no lookup takes (never the ids themselves: they may be hostile). */
+  badIds: z.optional(z.int().check(z.positive())),
 });
 export type Idless = z.infer<typeof idlessSchema>;
 
-/** What one id-less record adds: its status's group, its date, whether it carries a blockPassID. */
+/** What one id-less record adds: its status's group, its date, whether it carries a blockPassID, whether its ids were refused. */
 export interface IdlessRecord {
   status: string;
   since?: string;
   blockPassID: boolean;
+  /** It carries ids, but none a lookup takes. */
+  badId?: boolean;
 }
 
 /** The tallies with one more record (a new array; at most one tally a status group, so a few at most). */
@@ -35,6 +40,7 @@ export function tallyIdless(tallies: readonly Idless[] | undefined, record: Idle
     dated: record.since === undefined ? 0 : 1,
     ...(record.since === undefined ? {} : { oldest: record.since, newest: record.since }),
     ...(record.blockPassID ? { blockPassIDs: 1 } : {}),
+    ...(record.badId ? { badIds: 1 } : {}),
   };
   return joinIdless(tallies, [one]) ?? [one];
 }
@@ -54,6 +60,7 @@ function joinTwo(a: Idless, b: Idless): Idless {
   const oldest = pick(a.oldest, b.oldest, (x, y) => x < y);
   const newest = pick(a.newest, b.newest, (x, y) => x > y);
   const blockPassIDs = (a.blockPassIDs ?? 0) + (b.blockPassIDs ?? 0);
+  const badIds = (a.badIds ?? 0) + (b.badIds ?? 0);
   return {
     status: a.status,
     count: a.count + b.count,
@@ -61,6 +68,7 @@ function joinTwo(a: Idless, b: Idless): Idless {
     ...(oldest === undefined ? {} : { oldest }),
     ...(newest === undefined ? {} : { newest }),
     ...(blockPassIDs > 0 ? { blockPassIDs } : {}),
+    ...(badIds > 0 ? { badIds } : {}),
   };
 }
 

@@ -15,8 +15,9 @@ import { MAX_STATUS_LENGTH } from './status.ts';
  */
 
 /**
- * A record that cannot be a row: why; and for one with a status but no id (`NO_ID`), what the queue still
- * counts of it (idless.ts): its status, its date and whether it carries a blockPassID.
+ * A record that cannot be a row: why; and for one with a status but no id (`NO_ID`), or only ids no lookup
+ * takes (the first one's field and why, never its value), what the queue still counts of it (idless.ts):
+ * its status, its date, whether it carries a blockPassID, and whether its ids were refused.
  */
 export type ListRecordRead = { ok: true; applicant: Applicant } | { ok: false; reason: string; idless?: IdlessRecord };
 
@@ -38,8 +39,7 @@ export function readListRecord(value: unknown, reading: ListReading): ListRecord
   // No service sends one: the queue index would not keep it, so it is counted here rather than lost there.
   if (status.length > MAX_STATUS_LENGTH) return { ok: false, reason: `a status longer than ${MAX_STATUS_LENGTH} characters` };
   const unreadable: Record<string, string> = {};
-  const ids = readIds(value, unreadable);
-  if (typeof ids === 'string') return { ok: false, reason: ids };
+  const { ids, refused } = readIds(value, unreadable);
   const recordId = ids.recordId ?? ids._id;
   // Read as the candidate page reads it: `"false"` is false here too.
   const isArchived = readArchivedFlag(
@@ -48,8 +48,15 @@ export function readListRecord(value: unknown, reading: ListReading): ListRecord
   const blockPassID = optional(value, 'blockPassID', unreadable, `expected a string of at most ${MAX_ID_LENGTH} characters`, isShortText);
   const since = sinceOf(value, status, unreadable);
   if (recordId === undefined && ids.refId === undefined) {
-    const idless = { status, blockPassID: typeof blockPassID === 'string', ...(since === undefined ? {} : { since }) };
-    return { ok: false, reason: NO_ID, idless };
+    // Ids no lookup takes open nothing either: counted as if it had none, so that its tab's count holds it.
+    const badId = refused !== undefined;
+    const idless = {
+      status,
+      blockPassID: typeof blockPassID === 'string',
+      ...(since === undefined ? {} : { since }),
+      ...(badId ? { badId } : {}),
+    };
+    return { ok: false, reason: refused ?? NO_ID, idless };
   }
   const name = reading.names ? nameOf(value.identities, unreadable) : undefined;
   const applicant: Applicant = {
@@ -66,15 +73,15 @@ export function readListRecord(value: unknown, reading: ListReading): ListRecord
 }
 
 /**
- * The ids as strings, or why the record is refused. An id of the wrong type, or one the lookup would
- * refuse (longer than 256 characters, a control character...), is named, and read as absent: the record
- * stays while another of its ids can open it (a refId no lookup can take beside a good `_id`), and is
- * refused, for the first such id, only when none can.
+ * The ids as strings, and the first one the lookup would refuse, by its field and why. An id of the wrong
+ * type, or one the lookup would refuse (longer than 256 characters, a control character...), is named,
+ * and read as absent: the record stays while another of its ids can open it (a refId no lookup can take
+ * beside a good `_id`); with none that can, it cannot be a row.
  */
 function readIds(
   value: Record<string, unknown>,
   unreadable: Record<string, string>,
-): Partial<Record<(typeof ID_FIELDS)[number], string>> | string {
+): { ids: Partial<Record<(typeof ID_FIELDS)[number], string>>; refused?: string } {
   const ids: Partial<Record<(typeof ID_FIELDS)[number], string>> = {};
   let refused: string | undefined;
   for (const field of ID_FIELDS) {
@@ -94,7 +101,7 @@ function readIds(
     unreadable[field] = `${why}: not an id a lookup can take`;
     refused ??= `${field} ${why}`;
   }
-  return Object.keys(ids).length === 0 && refused ? refused : ids;
+  return { ids, ...(refused === undefined ? {} : { refused }) };
 }
 
 /** A field's value when present and of its type; present but not: named in `unreadable`, and undefined. */
