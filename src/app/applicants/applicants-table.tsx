@@ -125,7 +125,7 @@ export function ApplicantsTable({
 function rowKeys(records: Applicant[]): Array<[string, Applicant]> {
   const seen = new Map<string, number>();
   return records.map((applicant) => {
-    const base = [applicant.recordId, applicant.refId, applicant.blockPassID].join('\u0000');
+    const base = [applicant.recordId, applicant.refId, applicant.blockPassID, applicant.serviceID].join('\u0000');
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
     return [n === 0 ? base : `${base}\u0000${n}`, applicant];

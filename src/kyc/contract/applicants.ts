@@ -72,6 +72,8 @@ export const applicantSchema = z.object({
   recordId: z.optional(z.string()),
   refId: z.optional(z.string()),
   blockPassID: z.optional(z.string()),
+  /** The spec's name for `blockPassID`, where a service sends that (service-id.ts: both when both come and differ). */
+  serviceID: z.optional(z.string()),
   /** Since when the candidate has its status (its `<status>Date`): the record's own, or the queue index's. */
   since: z.optional(z.string()),
   /** The candidate's name, for compliance users only: no longer sent (the queue is read from an index without personal data). */

@@ -3,6 +3,7 @@ import { candidateName } from './candidate-name.ts';
 import type { IdlessRecord } from './idless.ts';
 import { checkId, MAX_ID_LENGTH } from './lookup.ts';
 import { readArchivedFlag } from './record-reading.ts';
+import { serviceIdFields } from './service-id.ts';
 import { type IdentityAttribute, identityAttributeSchema, readTimestamp } from './schema.ts';
 import { MAX_STATUS_LENGTH } from './status.ts';
 
@@ -46,6 +47,8 @@ export function readListRecord(value: unknown, reading: ListReading): ListRecord
     optional(value, 'isArchived', unreadable, 'expected true or false', (v) => readArchivedFlag(v) !== undefined),
   );
   const blockPassID = optional(value, 'blockPassID', unreadable, `expected a string of at most ${MAX_ID_LENGTH} characters`, isShortText);
+  // The spec's name for it (service-id.ts): read as the candidate page reads it, each kept under its own name.
+  const serviceID = optional(value, 'serviceID', unreadable, `expected a string of at most ${MAX_ID_LENGTH} characters`, isShortText);
   const since = sinceOf(value, status, unreadable);
   if (recordId === undefined && ids.refId === undefined) {
     // Ids no lookup takes open nothing either: counted as if it had none, so that its tab's count holds it.
@@ -64,7 +67,10 @@ export function readListRecord(value: unknown, reading: ListReading): ListRecord
     ...(typeof isArchived === 'boolean' ? { isArchived } : {}),
     ...(recordId === undefined ? {} : { recordId }),
     ...(ids.refId === undefined ? {} : { refId: ids.refId }),
-    ...(typeof blockPassID === 'string' ? { blockPassID } : {}),
+    ...serviceIdFields({
+      ...(typeof blockPassID === 'string' ? { blockPassID } : {}),
+      ...(typeof serviceID === 'string' ? { serviceID } : {}),
+    }),
     ...(since === undefined ? {} : { since }),
     ...(name === undefined ? {} : { name }),
     ...(Object.keys(unreadable).length > 0 ? { unreadable } : {}),

@@ -19,7 +19,7 @@ export interface ServiceId {
  * The service ids to show, in order: each present one, or, with neither, the one name to say is missing:
  * `serviceID` when the answer held one that could not be read and no unreadable `blockPassID`, else `blockPassID`.
  */
-export function serviceIdsOf(record: CandidateRecord, unread: readonly UnreadField[] = []): ServiceId[] {
+export function serviceIdsOf(record: ServiceIdsSent, unread: readonly UnreadField[] = []): ServiceId[] {
   const blockPassID = nonEmpty(record.blockPassID);
   const serviceID = nonEmpty(record.serviceID);
   if (blockPassID !== undefined) {
@@ -30,6 +30,17 @@ export function serviceIdsOf(record: CandidateRecord, unread: readonly UnreadFie
   if (serviceID !== undefined) return [{ field: 'serviceID', value: serviceID }];
   const unreadName = (field: string) => unread.some((entry) => entry.field === field);
   return [{ field: unreadName('serviceID') && !unreadName('blockPassID') ? 'serviceID' : 'blockPassID' }];
+}
+
+/** The two names a record may send its service id under. */
+type ServiceIdsSent = Pick<CandidateRecord, 'blockPassID' | 'serviceID'>;
+
+/**
+ * The service ids a record carries, each under the name it came with, by the page's rule (serviceIdsOf):
+ * for a queue row, read from the service's list or a lookup, kept in the index and answered as such.
+ */
+export function serviceIdFields(record: ServiceIdsSent): ServiceIdsSent {
+  return Object.fromEntries(serviceIdsOf(record).flatMap((id) => (id.value === undefined ? [] : [[id.field, id.value]])));
 }
 
 /** The service id's values of the record, as sent (for the ids a reply may name, the queue's row). */

@@ -39,7 +39,7 @@ export const TOO_MANY_RECORDS = new ApiFailure(
 );
 
 /** The record fields the index reads: the status, the ids, the archive flag; and every `…Date`, whichever the status names. */
-const KEPT_FIELDS = new Set(['status', 'recordId', '_id', 'refId', 'isArchived', 'blockPassID']);
+const KEPT_FIELDS = new Set(['status', 'recordId', '_id', 'refId', 'isArchived', 'blockPassID', 'serviceID']);
 /** The longest name a status's date has (statusDateFields): a longer `…Date` is no date the index reads. */
 const MAX_DATE_FIELD = MAX_STATUS_LENGTH + 'Date'.length;
 const isKeptField = (key: string) => KEPT_FIELDS.has(key) || (key.endsWith('Date') && key.length <= MAX_DATE_FIELD);

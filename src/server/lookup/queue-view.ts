@@ -154,6 +154,7 @@ function applicantOf(entry: IndexEntry, compliance: boolean): Applicant {
     ...(entry.recordId ? { recordId: entry.recordId } : {}),
     ...(entry.refId ? { refId: entry.refId } : {}),
     ...(entry.blockPassID ? { blockPassID: entry.blockPassID } : {}),
+    ...(entry.serviceID ? { serviceID: entry.serviceID } : {}),
     ...(entry.since === undefined ? {} : { since: new Date(entry.since).toISOString() }),
     ...(entry.unreadable ? { unreadable: entry.unreadable } : {}),
     ...(compliance && entry.certificate ? { certificate: entry.certificate } : {}),

@@ -20,6 +20,8 @@ export interface IndexEntry {
   position?: number;
   isArchived?: boolean;
   blockPassID?: string;
+  /** The spec's name for it, where the service sends that (service-id.ts). */
+  serviceID?: string;
   /** Fields of the service's list record that could not be read: what was expected (never a value). */
   unreadable?: Record<string, string>;
   /** The worst certificate outcome a compliance user's lookup showed (`clear`, `consider`, `potential_match`…). */
@@ -91,6 +93,7 @@ export function encodeEntry(entry: IndexEntry): string {
     f: entry.refId,
     a: entry.isArchived === undefined ? undefined : entry.isArchived ? 1 : 0,
     b: entry.blockPassID,
+    v: entry.serviceID,
     u: entry.unreadable,
     c: entry.certificate,
     g: entry.pictures === undefined ? undefined : entry.pictures ? 1 : 0,
@@ -124,6 +127,7 @@ export function decodeEntry(json: string): IndexEntry | undefined {
     ...(text(value.f) ? { refId: text(value.f)! } : {}),
     ...(value.a === 0 || value.a === 1 ? { isArchived: value.a === 1 } : {}),
     ...(text(value.b) ? { blockPassID: text(value.b)! } : {}),
+    ...(text(value.v) ? { serviceID: text(value.v)! } : {}),
     ...(unreadable && Object.keys(unreadable).length > 0 ? { unreadable } : {}),
     ...(text(value.c) ? { certificate: text(value.c)! } : {}),
     ...(value.g === 0 || value.g === 1 ? { pictures: value.g === 1 } : {}),

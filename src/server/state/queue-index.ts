@@ -1,6 +1,7 @@
 import type { Applicant } from '../../kyc/contract/applicants.ts';
 import { currentStatusDate } from '../../kyc/contract/batch.ts';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
+import { serviceIdFields } from '../../kyc/contract/service-id.ts';
 import { MAX_STATUS_LENGTH } from '../../kyc/contract/status.ts';
 import { type IndexEntry, queueKeysOf, type SetName } from './queue-entry.ts';
 import type { EntryWrite, IndexBound, IndexSize, QueueIndexStore, StoredEntry } from './queue-index-store.ts';
@@ -28,11 +29,12 @@ export interface RecordFacts {
   since?: number;
   isArchived?: boolean;
   blockPassID?: string;
+  serviceID?: string;
   certificate?: string;
   pictures?: boolean;
 }
 
-/** A status-level record's facts: its ids, status, the date it entered it, archive flag and blockPassID. */
+/** A status-level record's facts: its ids, status, the date it entered it, archive flag and service id (service-id.ts). */
 export function factsOfRecord(record: CandidateRecord): RecordFacts {
   const date = currentStatusDate(record);
   const since = date === undefined ? Number.NaN : Date.parse(date);
@@ -42,7 +44,7 @@ export function factsOfRecord(record: CandidateRecord): RecordFacts {
     ...(record.refId ? { refId: record.refId } : {}),
     ...(Number.isFinite(since) ? { since } : {}),
     ...(typeof record.isArchived === 'boolean' ? { isArchived: record.isArchived } : {}),
-    ...(typeof record.blockPassID === 'string' ? { blockPassID: record.blockPassID } : {}),
+    ...serviceIdFields(record),
   };
 }
 
@@ -206,13 +208,14 @@ const sorted = (entry: IndexEntry) =>
       .sort(([a], [b]) => (a < b ? -1 : 1)),
   );
 
-/** The fields a list record gives (ids, archive flag, blockPassID, what it could not read) over what was known. */
+/** The fields a list record gives (ids, archive flag, service id, what it could not read) over what was known. */
 function listedFields(known: IndexEntry | undefined, record: Applicant): Partial<IndexEntry> {
   return {
     ...((record.recordId ?? known?.recordId) ? { recordId: record.recordId ?? known?.recordId } : {}),
     ...((record.refId ?? known?.refId) ? { refId: record.refId ?? known?.refId } : {}),
     ...((record.isArchived ?? known?.isArchived) !== undefined ? { isArchived: record.isArchived ?? known?.isArchived } : {}),
     ...((record.blockPassID ?? known?.blockPassID) ? { blockPassID: record.blockPassID ?? known?.blockPassID } : {}),
+    ...((record.serviceID ?? known?.serviceID) ? { serviceID: record.serviceID ?? known?.serviceID } : {}),
     ...(record.unreadable ? { unreadable: record.unreadable } : {}),
   };
 }
@@ -257,6 +260,7 @@ export function recordEntry(known: IndexEntry | undefined, facts: RecordFacts): 
     ...(facts.since === undefined && !(sameStatus && known?.since !== undefined) ? { position: known?.position ?? 0 } : {}),
     ...keep('isArchived', facts.isArchived),
     ...keep('blockPassID', facts.blockPassID),
+    ...keep('serviceID', facts.serviceID),
     ...(sameStatus && known?.unreadable ? { unreadable: known.unreadable } : {}),
     ...keep('certificate', facts.certificate),
     ...keep('pictures', facts.pictures),
