@@ -1,7 +1,7 @@
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { json, renderWithProviders, stubApi } from './render.tsx';
+import { json, renderWithProviders, stubApi, testMeta } from './render.tsx';
 import { READ_BY_SECTIONS } from '../support/read-by-sections.ts';
 
 /**
@@ -13,8 +13,12 @@ import { READ_BY_SECTIONS } from '../support/read-by-sections.ts';
 const PATH = '/api/candidates/refId/ref-1';
 const BASE = { status: 'rejected', refId: 'ref-1', recordId: 'rec-1', isArchived: false, rejectedDate: '2026-01-02T10:00:00.000Z' };
 
-function show(data: unknown, role: 'compliance' | 'support' = 'compliance') {
-  stubApi({ session: { mode: 'proxy', user: 'u', role }, candidates: { [PATH]: () => json({ status: 'success', data }) } });
+function show(data: unknown, role: 'compliance' | 'support' = 'compliance', masked = false) {
+  stubApi({
+    session: { mode: 'proxy', user: 'u', role },
+    meta: testMeta({ privacyMaskDefault: masked }),
+    candidates: { [PATH]: () => json({ status: 'success', data }) },
+  });
   return renderWithProviders('/candidates/refId/ref-1');
 }
 
@@ -57,6 +61,19 @@ describe('other fields in this response', { timeout: 60_000 }, () => {
     expect(section).toHaveTextContent('note⟦U+202E⟧');
     expect(section).toHaveTextContent('gpj.exe⟦U+202E⟧ok');
     expect(within(section).getByRole('button', { name: /Show all \(4,700 more characters\)/ })).toBeInTheDocument();
+  });
+
+  it('hidden by the privacy mask, as contact details are: a field no section reads may be personal; the names stay, each shown on its own', async () => {
+    show({ ...BASE, mobileNumber: '+44 7700 900123', homeAddress: { line1: '1 Secret Rd' } }, 'compliance', true);
+    const section = await card();
+    expect(document.body).not.toHaveTextContent('7700 900123');
+    expect(document.body).not.toHaveTextContent('Secret Rd');
+    expect(within(section).getByText('mobileNumber')).toBeInTheDocument();
+    fireEvent.click(within(section).getByRole('button', { name: /^mobileNumber: hidden by the privacy mask/ }));
+    expect(shownValue(section, 'mobileNumber')).toHaveTextContent('+44 7700 900123');
+    // Showing one shows only that one.
+    expect(document.body).not.toHaveTextContent('Secret Rd');
+    expect(within(section).getByRole('button', { name: /^homeAddress: hidden by the privacy mask/ })).toBeInTheDocument();
   });
 
   it('none on a record without other fields', async () => {

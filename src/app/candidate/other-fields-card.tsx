@@ -1,6 +1,7 @@
 import { notTextWords } from '../../kyc/contract/other-forms.ts';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import { type OtherField, otherFieldsOf } from '../../kyc/view/other-fields.ts';
+import { Masked } from '../preferences/privacy-reveal.tsx';
 import { LongText } from '../ui/long-text.tsx';
 import { ScrollRegion } from '../ui/scroll-region.tsx';
 import { Section } from '../ui/section.tsx';
@@ -9,6 +10,8 @@ import { Section } from '../ui/section.tsx';
  * "Other fields in this response": every top-level field of the record that no section reads
  * (other-fields.ts), by its name as sent, its value as sent (text, or JSON marked "not text"), each cut as
  * long values are and with bidi controls shown (LongText). After the known sections; none when there is none.
+ * Each value is hidden by the privacy mask (privacy-reveal.tsx), as contact details are: a field no section
+ * reads may be personal. The names stay, so that a reviewer sharing the screen can say which to show.
  */
 export function OtherFieldsCard({ record }: { record: CandidateRecord }) {
   const { fields, more } = otherFieldsOf(record);
@@ -26,9 +29,12 @@ export function OtherFieldsCard({ record }: { record: CandidateRecord }) {
               <LongText text={field.name} limit={60} />
             </dt>
             <dd className="min-w-0 text-slate-900">
-              <ScrollRegion label={`${field.name.slice(0, 60)} value`} className="max-h-40 break-words whitespace-pre-wrap">
-                <OtherValue field={field} />
-              </ScrollRegion>
+              {/* A field no section reads may be personal (a phone number under a name of the service's own): masked as contact details are. */}
+              <Masked maskKey={`other-field:${field.name}`} label={field.name.slice(0, 60)} block>
+                <ScrollRegion label={`${field.name.slice(0, 60)} value`} className="max-h-40 break-words whitespace-pre-wrap">
+                  <OtherValue field={field} />
+                </ScrollRegion>
+              </Masked>
             </dd>
           </div>
         ))}

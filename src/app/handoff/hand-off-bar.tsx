@@ -210,8 +210,8 @@ export function PrintHeader({ user, info }: { user: string | undefined; info: En
       {info.clientId ?? 'unknown'}
       {masked && (
         <span data-testid="print-masked" className="mt-1 block font-semibold">
-          Printed with the privacy mask on: what reads "masked" (a date of birth, an address, a phone number, an e-mail address, a picture)
-          was left out of this printout.
+          Printed with the privacy mask on: what reads "masked" (a date of birth, an address, a phone number, an e-mail address, a picture,
+          the value of a field no section reads) was left out of this printout.
         </span>
       )}
     </p>

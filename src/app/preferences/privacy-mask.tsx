@@ -2,7 +2,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 
 /**
  * Screen-share mask: pictures blurred, date of birth, address, phone and e-mail replaced by a
- * placeholder. Masked values are not rendered at all, so neither a screen reader nor a copy of the
+ * placeholder, and so is each value of "Other fields in this response" (a field no section reads may be personal). Masked values are not rendered at all, so neither a screen reader nor a copy of the
  * page finds them. One item shows while it has focus, or for good once clicked; turning the mask
  * off shows everything. Kept in memory only.
  */
