@@ -1,7 +1,6 @@
-import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { AnswerScan } from '../../src/server/answer/answer-scan.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccessControl } from '../../src/server/auth/access.ts';
+import { scannedDuringLookup } from './fair-lookup.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
 import { startTestApp, type TestApp } from './http.ts';
 import { getBytes } from './parts.ts';
@@ -49,56 +48,21 @@ afterAll(async () => {
 
 const as = (user: string) => ({ 'x-forwarded-user': user, 'x-forwarded-role': 'compliance' });
 
-/** A plain lookup, its body read whole. */
-function plainLookup(user: string, refId: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(
-        {
-          host: '127.0.0.1',
-          port: app.port,
-          path: `/api/candidates/refId/${refId}`,
-          agent: false,
-          headers: { 'x-candidate-lookup': '1', accept: 'application/json', ...as(user) },
-        },
-        (res) => {
-          res.resume();
-          res.on('end', () => resolve(res.statusCode ?? 0));
-        },
-      )
-      .on('error', reject);
-  });
-}
-
 describe("one user's heavy answers and everyone else's lookups", () => {
   it("attack: one user's many-attribute records in parts do not hold up another user's lookup", async () => {
-    // The bytes of the service's answers the server has scanned so far, every answer's together.
-    let scanned = 0;
-    const write = AnswerScan.prototype.write;
-    const spy = vi.spyOn(AnswerScan.prototype, 'write').mockImplementation(function (this: AnswerScan, chunk: Buffer) {
-      scanned += chunk.length;
-      return write.call(this, chunk);
-    });
-    try {
+    const { during, status } = await scannedDuringLookup(app.port, as('bea'), () => {
       // Not awaited: on a loaded machine they take seconds more, and the app's close ends them.
       for (let i = 0; i < 4; i++) {
         getBytes(app.port, '/api/candidates/refId/heavy', { ...as('ana'), 'accept-encoding': 'gzip' }).catch(() => {});
       }
-      // Under way: the heavy answers have begun to be read.
-      while (scanned < 64 * 1024) await new Promise((resolve) => setImmediate(resolve));
-      const before = scanned;
-      const status = await plainLookup('bea', 'light');
-      const during = scanned - before;
-      expect(status).toBe(200);
-      // Answered while the heavy answers read less than a quarter of one of their records: they share one
-      // slice a turn of the loop, in pieces (a 64 KiB chunk of these takes 10 to 30 ms to scan), and
-      // another user's lookup needs only a few turns. Before, each answer scanned whole chunks where they
-      // arrived, and had a slice of its own besides: the four read megabytes meanwhile.
-      // A quarter, not less: a slice is 4 ms of the loop, so what it scans grows with the machine's speed (45 to
-      // 160 kB measured here, loaded); before, 1.8 to 2.3 MB.
-      expect(during).toBeLessThan(heavy.length / 4);
-    } finally {
-      spy.mockRestore();
-    }
+    });
+    expect(status).toBe(200);
+    // Answered while the heavy answers read less than a quarter of one of their records: they share one
+    // slice a turn of the loop, in pieces (a 64 KiB chunk of these takes 10 to 30 ms to scan), and
+    // another user's lookup needs only a few turns. Before, each answer scanned whole chunks where they
+    // arrived, and had a slice of its own besides: the four read megabytes meanwhile.
+    // A quarter, not less: a slice is 4 ms of the loop, so what it scans grows with the machine's speed (45 to
+    // 160 kB measured here, loaded); before, 1.8 to 2.3 MB.
+    expect(during).toBeLessThan(heavy.length / 4);
   }, 60_000);
 });

@@ -1,8 +1,7 @@
-import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { AnswerScan } from '../../src/server/answer/answer-scan.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { plainLookup, scannedDuringLookup } from './fair-lookup.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
-import { APP_HEADERS, startTestApp, type TestApp, testEnvironment } from './http.ts';
+import { startTestApp, type TestApp, testEnvironment } from './http.ts';
 import { COMPLIANCE, gateway, SUPPORT } from './queue-fixture.ts';
 
 /**
@@ -51,58 +50,15 @@ afterAll(async () => {
   await upstream?.close();
 });
 
-/** A lookup, its body read whole; its status. */
-function lookup(who: Record<string, string>, refId: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(
-        {
-          host: '127.0.0.1',
-          port: app.port,
-          path: `/api/candidates/refId/${refId}`,
-          agent: false,
-          headers: { ...APP_HEADERS, accept: 'application/json', ...who },
-        },
-        (res) => {
-          res.resume();
-          res.on('end', () => resolve(res.statusCode ?? 0));
-        },
-      )
-      .on('error', reject);
-  });
-}
-
-/**
- * The bytes of the service's answers the server scanned while another user's plain lookup was answered,
- * once `heavyReads` had begun to be scanned (every answer's bytes together); then what they came to.
- */
-async function scannedDuringLookup<T>(heavyReads: () => Promise<T>): Promise<{ during: number; status: number; heavy: T }> {
-  let scanned = 0;
-  const write = AnswerScan.prototype.write;
-  const spy = vi.spyOn(AnswerScan.prototype, 'write').mockImplementation(function (this: AnswerScan, chunk: Buffer) {
-    scanned += chunk.length;
-    return write.call(this, chunk);
-  });
-  try {
-    const heavyRead = heavyReads();
-    // Under way: the heavy answers have begun to be read.
-    while (scanned < 64 * 1024) await new Promise((resolve) => setImmediate(resolve));
-    const before = scanned;
-    const status = await lookup(COMPLIANCE, 'light');
-    const during = scanned - before;
-    return { during, status, heavy: await heavyRead };
-  } finally {
-    spy.mockRestore();
-  }
-}
-
 describe("answers read whole for their kept fields and everyone else's lookups", () => {
   it("attack: a support user's status lookup of a many-attribute record does not hold up another user's lookup", async () => {
     const {
       during,
       status,
       heavy: statuses,
-    } = await scannedDuringLookup(() => Promise.all(Array.from({ length: 4 }, () => lookup(SUPPORT, 'heavy'))));
+    } = await scannedDuringLookup(app.port, COMPLIANCE, () =>
+      Promise.all(Array.from({ length: 4 }, () => plainLookup(app.port, SUPPORT, 'heavy'))),
+    );
     expect(status).toBe(200);
     // Read whole all the same, each to its status level.
     expect(statuses).toEqual([200, 200, 200, 200]);
@@ -115,7 +71,7 @@ describe("answers read whole for their kept fields and everyone else's lookups",
 
   it("attack: a hostile list page of many-attribute records read by the queue's crawler does not hold up another user's lookup", async () => {
     // Every tab's first page at once, each the hostile page; the crawl is not what is tested.
-    const { during, status } = await scannedDuringLookup(() => app.crawl());
+    const { during, status } = await scannedDuringLookup(app.port, COMPLIANCE, () => app.crawl());
     expect(status).toBe(200);
     expect(await app.get('/api/applicants?status=waiting', SUPPORT)).toMatchObject({ status: 200 });
     // Before, 0.5 to 1.6 MB; a quarter of the page, as above.
