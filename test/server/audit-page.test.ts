@@ -1,37 +1,20 @@
 import { appendFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AUDIT_PATHS } from '../../src/kyc/contract/audit-search.ts';
-import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
-import { startSandbox, type RunningSandbox } from '../../src/server/sandbox/sandbox.ts';
-import { activity, as, fileLines, gatewayInstance, LEAD, lookUp, postJson, search, status } from './audit-trail-helpers.ts';
-import type { Instance } from './instance.ts';
+import { activity, as, fileLines, LEAD, lookUp, postJson, search, status } from './audit-trail-helpers.ts';
+import { candidates, sandboxOnly } from './queue-view-fixture.ts';
 import { similarUsersInFiles } from '../../src/server/trail/audit-users.ts';
 
 /**
  * The audit page without a database (issue 34): this instance's files, read from their end. Who may read
  * the trail, that reading it is audited, a candidate's Activity, the chain's state.
  */
-const candidates = await sampleCandidates({ now: new Date(), pictures: false });
 const amelie = candidates[0]!.record;
 const ANA = as('ana', 'compliance');
 const SAM = as('sam', 'support');
 
-let sandbox: RunningSandbox;
-const instances: Instance[] = [];
-beforeAll(async () => {
-  sandbox = await startSandbox({ candidates });
-});
-afterEach(async () => {
-  await Promise.all(instances.splice(0).map((instance) => instance.close()));
-});
-afterAll(() => sandbox.close());
-
-async function instance(): Promise<Instance> {
-  const started = await gatewayInstance(sandbox);
-  instances.push(started);
-  return started;
-}
+const { instance } = sandboxOnly();
 
 describe('the audit page, for leads only', () => {
   it('a support user and a compliance user get 403 role_forbidden on every audit route; a lead gets the trail, no-store', async () => {
@@ -103,8 +86,7 @@ describe('the audit page, for leads only', () => {
   });
 
   it("attack: one lead's searches grow the audit log without a bound (each writes a line quoting its filter)", async () => {
-    const started = await gatewayInstance(sandbox, {}, { limits: { lookupsPerMinute: 0, auditSearchesPerMinute: 3 } });
-    instances.push(started);
+    const started = await instance({}, { limits: { lookupsPerMinute: 0, auditSearchesPerMinute: 3 } });
     const filter = { user: 'x'.repeat(1000) };
     // A GET searches nothing: refused 405, and not charged.
     for (let i = 0; i < 4; i++) expect((await started.request(AUDIT_PATHS.search, { headers: LEAD })).status).toBe(405);

@@ -1,9 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_PATHS } from '../../src/kyc/contract/audit-search.ts';
-import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
-import { type RunningSandbox, startSandbox } from '../../src/server/sandbox/sandbox.ts';
-import { as, csvRecords, fileLines, gatewayInstance, postJson, search, shownOfCell } from './audit-trail-helpers.ts';
+import { as, csvRecords, fileLines, postJson, search, shownOfCell } from './audit-trail-helpers.ts';
 import type { Instance } from './instance.ts';
+import { candidates, sandboxOnly } from './queue-view-fixture.ts';
 import { hasPostgres, NO_POSTGRES_MESSAGE, type RunningPostgres, startPostgres } from './postgres-fixture.ts';
 
 /**
@@ -12,27 +11,12 @@ import { hasPostgres, NO_POSTGRES_MESSAGE, type RunningPostgres, startPostgres }
  * candidates they held as a queue view's names whom it showed, and only candidates its user's batch found.
  * Real HTTP, the audit log in files, as the audit page reads it.
  */
-const candidates = await sampleCandidates({ now: new Date(), pictures: false });
 const [amelie, bruno, carla] = candidates.map((candidate) => candidate.record.refId!);
 const ANA = as('ana', 'support');
 const BOB = as('bob', 'support');
 const NOT_LOOKED_UP = "This batch's lookups are too old to record what it hands over: press Look up all again, then download or copy it.";
 
-let sandbox: RunningSandbox;
-const instances: Instance[] = [];
-beforeAll(async () => {
-  sandbox = await startSandbox({ candidates });
-});
-afterEach(async () => {
-  await Promise.all(instances.splice(0).map((instance) => instance.close()));
-});
-afterAll(() => sandbox.close());
-
-async function instance(file: Parameters<typeof gatewayInstance>[2] = {}, env = {}): Promise<Instance> {
-  const started = await gatewayInstance(sandbox, env, file);
-  instances.push(started);
-  return started;
-}
+const { instance } = sandboxOnly();
 
 async function batch(app: Instance, ids: string[], headers: Record<string, string>) {
   const res = await postJson(app, '/api/batch', { kind: 'refId', ids }, headers);
@@ -125,7 +109,7 @@ describe("a batch's results taken away", () => {
   });
 
   it("takes a token of the user's rate limit as any export does: past it 429, counted, nothing named", async () => {
-    const app = await instance({ limits: { lookupsPerMinute: 3 } });
+    const app = await instance({}, { limits: { lookupsPerMinute: 3 } });
     await batch(app, [amelie!], ANA);
     const answers = [];
     for (let i = 0; i < 4; i++) answers.push((await postJson(app, '/api/export', handedOver('batch_csv', [amelie!]), ANA)).status);
@@ -143,7 +127,7 @@ describe.skipIf(!hasPostgres)(`over the audit table in PostgreSQL${hasPostgres ?
   afterAll(() => postgres?.destroy());
 
   it("the search by a candidate's id finds the batch's CSV that named them, from the table", async () => {
-    const app = await instance({}, { DATABASE_URL: await postgres.database(), AUDIT_INSTANCE: 'app1' });
+    const app = await instance({ DATABASE_URL: await postgres.database(), AUDIT_INSTANCE: 'app1' });
     await batch(app, [amelie!, bruno!], ANA);
     expect((await postJson(app, '/api/export', handedOver('batch_csv', [amelie!, bruno!]), ANA)).status).toBe(200);
     await expect

@@ -1,9 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AUDIT_PATHS } from '../../src/kyc/contract/audit-search.ts';
-import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
-import { type RunningSandbox, startSandbox } from '../../src/server/sandbox/sandbox.ts';
-import { activity, as, csvRecords, fileLines, gatewayInstance, LEAD, lookUp, postJson, search } from './audit-trail-helpers.ts';
+import { activity, as, csvRecords, fileLines, LEAD, lookUp, postJson, search } from './audit-trail-helpers.ts';
 import type { Instance } from './instance.ts';
+import { candidates, sandboxOnly } from './queue-view-fixture.ts';
 
 /**
  * A document file saved from the candidate page (a picture attribute it does not show: a PDF, an SVG, a
@@ -11,26 +10,11 @@ import type { Instance } from './instance.ts';
  * before the file is saved, names the attribute and its type, and only for a candidate its user opened.
  * Real HTTP, the audit log in files, as the audit page reads it.
  */
-const candidates = await sampleCandidates({ now: new Date(), pictures: false });
 const amelie = candidates[0]!.record;
 const ANA = as('ana', 'compliance');
 const NOT_LOOKED_UP_FILE = "This page's lookup is too old to record the file's download: press Refresh, then download it again.";
 
-let sandbox: RunningSandbox;
-const instances: Instance[] = [];
-beforeAll(async () => {
-  sandbox = await startSandbox({ candidates });
-});
-afterEach(async () => {
-  await Promise.all(instances.splice(0).map((instance) => instance.close()));
-});
-afterAll(() => sandbox.close());
-
-async function instance(): Promise<Instance> {
-  const started = await gatewayInstance(sandbox);
-  instances.push(started);
-  return started;
-}
+const { instance } = sandboxOnly();
 
 const saved = (id: string, extra: Record<string, unknown> = { attribute: 'proof_of_address', fileType: 'PDF' }) => ({
   what: 'file',
