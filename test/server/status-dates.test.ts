@@ -1,14 +1,13 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isStatusLevelFieldOf, STATUS_DATE_FIELDS, statusLevelOf } from '../../src/kyc/contract/schema.ts';
 import { KNOWN_STATUSES, statusDateField } from '../../src/kyc/contract/status.ts';
 import { buildTimeline } from '../../src/kyc/view/timeline.ts';
 import { AnswerScan } from '../../src/server/answer/answer-scan.ts';
 import { MAX_DATE_CANDIDATES, StatusLevelReader, statusLevelValue } from '../../src/server/answer/status-level-stream.ts';
-import { createAccessControl } from '../../src/server/auth/access.ts';
-import { startFakeUpstream } from './fake-upstream.ts';
-import { startTestApp, type TestApp } from './http.ts';
 import { getBytes, reassemble } from './parts.ts';
+import { COMPLIANCE, gateway, SUPPORT } from './queue-fixture.ts';
+import { serviceAndApp } from './service-app.ts';
 
 /**
  * The `…Date` fields of a record that the status level keeps beside the documented ones, one of which may
@@ -109,23 +108,12 @@ describe('the `…Date` fields the status level keeps (status-level-stream.ts)',
   });
 });
 
-describe(`attack: a record with ${HOSTILE_FIELDS} \`f<i>Date\` fields, over HTTP`, () => {
-  const COMPLIANCE = { 'x-user': 'ana', 'x-role': 'compliance' };
-  const SUPPORT = { 'x-user': 'sam', 'x-role': 'support' };
-  let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
-  let app: TestApp;
-  beforeAll(async () => {
-    upstream = await startFakeUpstream();
-    app = await startTestApp({
-      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'dates-test-key-7c2e91' },
-      access: createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1/32'] }),
-    });
-  });
-  afterAll(async () => {
-    await app.close();
-    await upstream.close();
-  });
+const { upstream, app } = await serviceAndApp((baseUrl) => ({
+  upstream: { baseUrl, clientId: 'c', apiKey: 'dates-test-key-7c2e91' },
+  access: gateway(),
+}));
 
+describe(`attack: a record with ${HOSTILE_FIELDS} \`f<i>Date\` fields, over HTTP`, () => {
   /** The service sends the answer in 256 KiB chunks, each once /healthz has answered: the server keeps serving while it reads. */
   function serve(body: Buffer): { healthy: number[] } {
     const seen = { healthy: [] as number[] };

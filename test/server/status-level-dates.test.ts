@@ -1,25 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccessControl } from '../../src/server/auth/access.ts';
-import { startFakeUpstream } from './fake-upstream.ts';
-import { startTestApp, type TestApp } from './http.ts';
+import { describe, expect, it } from 'vitest';
+import { gateway, SUPPORT } from './queue-fixture.ts';
+import { serviceAndApp } from './service-app.ts';
 
 /** A support user's status level keeps every status date a compliance user's timeline shows, not only the current status's. */
-describe("a support user's status dates, over HTTP", () => {
-  const SUPPORT = { 'x-user': 'sam', 'x-role': 'support' };
-  let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
-  let app: TestApp;
-  beforeAll(async () => {
-    upstream = await startFakeUpstream();
-    app = await startTestApp({
-      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'dates-level-key-5b1d70' },
-      access: createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1/32'] }),
-    });
-  });
-  afterAll(async () => {
-    await app.close();
-    await upstream.close();
-  });
+const { upstream, app } = await serviceAndApp((baseUrl) => ({
+  upstream: { baseUrl, clientId: 'c', apiKey: 'dates-level-key-5b1d70' },
+  access: gateway(),
+}));
 
+describe("a support user's status dates, over HTTP", () => {
   function serve(data: Record<string, unknown>): void {
     upstream.behave = (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
