@@ -1,30 +1,15 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { BatchEvent } from '../../src/kyc/contract/batch.ts';
+import { batchAnswer, foundRow, LAZY_PAGE, lookUpAll } from './batch-fixture.ts';
 import { apiError, renderWithProviders, stubApi } from './render.tsx';
 import { effectsRun, fakeClock, seconds } from './wait-clock.ts';
-
-/** The batch page is its own chunk, fetched when first opened: slower to appear on a busy machine. */
-const LAZY_PAGE = { timeout: 10_000 };
 
 const TOO_MANY = 'This server looks up at most 4 ids a minute in batches: split the list, or look up the first 4 now.';
 
 /** A whole answer of a row found for each id asked; `headers`, what else the answer says (its RateLimit-* headers). */
 function answerFound(ids: string[], headers: Record<string, string> = {}): Response {
-  const events: BatchEvent[] = ids.map((refId, index) => ({
-    type: 'row',
-    index,
-    ok: true,
-    status: 'approved',
-    statusDate: '2026-11-20T10:00:00.000Z',
-    submitCount: 1,
-    refId,
-  }));
-  events.push({ type: 'done', found: ids.length, failed: 0 });
-  return new Response(events.map((event) => `${JSON.stringify(event)}\n`).join(''), {
-    headers: { 'content-type': 'application/x-ndjson', ...headers },
-  });
+  return batchAnswer([...ids.map((refId, index) => foundRow(index, refId)), { type: 'done', found: ids.length, failed: 0 }], headers);
 }
 
 /** What src/server/lookup/batch.ts says of a budget of 4 that a batch of 4 has just spent, whole again in 42 s. */
@@ -45,14 +30,6 @@ function budgetOfFour(...answers: Array<() => Response>) {
 
 const refusedForSize = () => apiError(400, 'bad_request', TOO_MANY, { idsAtMost: 4 });
 
-async function lookUp(text: string) {
-  const user = userEvent.setup();
-  await user.click(await screen.findByRole('textbox', { name: 'refIds to look up' }, LAZY_PAGE));
-  await user.paste(text);
-  await user.click(screen.getByRole('button', { name: 'Look up all' }));
-  return user;
-}
-
 const ids = (count: number) => Array.from({ length: count }, (_, i) => `id${i + 1}`);
 
 describe('a batch larger than the server’s batch budget', { timeout: 20_000 }, () => {
@@ -63,7 +40,7 @@ describe('a batch larger than the server’s batch budget', { timeout: 20_000 },
       () => answerFound(['id5', 'id6']),
     );
     renderWithProviders('/batch');
-    const user = await lookUp(ids(6).join('\n'));
+    const user = await lookUpAll(ids(6).join('\n'));
     const said = await screen.findByText(TOO_MANY);
     // The server's sentence alone: not "Retry looks them up again" beside a refusal that a retry meets again.
     expect(said).toHaveTextContent(
@@ -88,7 +65,7 @@ describe('a batch larger than the server’s batch budget', { timeout: 20_000 },
       () => answerFound(['id5', 'id6', 'id7', 'id8']),
     );
     renderWithProviders('/batch');
-    const user = await lookUp(ids(10).join('\n'));
+    const user = await lookUpAll(ids(10).join('\n'));
     await user.click(await screen.findByRole('button', { name: 'Look up the first 4' }));
     expect(await screen.findByText(/^Done: 4 found/)).toHaveTextContent(
       /6 ids left: 6 were not looked up\. This server looks up at most 4 ids a minute in batches: look up the next 4 now, the rest after\.$/,
@@ -108,7 +85,7 @@ describe('the next part of a list larger than the budget', { timeout: 20_000 }, 
       () => answerFound(['id5', 'id6', 'id7', 'id8']),
     );
     renderWithProviders('/batch');
-    const user = await lookUp(ids(10).join('\n'));
+    const user = await lookUpAll(ids(10).join('\n'));
     fakeClock();
     await user.click(await screen.findByRole('button', { name: 'Look up the first 4' }));
     expect(await screen.findByText(/^Done: 4 found/)).toHaveTextContent(
@@ -131,7 +108,7 @@ describe('the next part of a list larger than the budget', { timeout: 20_000 }, 
   it('is offered at once when the budget has room for it', async () => {
     budgetOfFour(refusedForSize, () => answerFound(ids(4), { ...SPENT, 'ratelimit-remaining': '4' }));
     renderWithProviders('/batch');
-    const user = await lookUp(ids(10).join('\n'));
+    const user = await lookUpAll(ids(10).join('\n'));
     await user.click(await screen.findByRole('button', { name: 'Look up the first 4' }));
     expect(await screen.findByText(/^Done: 4 found/)).toHaveTextContent(/look up the next 4 now, the rest after\.$/);
     expect(screen.getByRole('button', { name: 'Look up the next 4' })).not.toHaveAttribute('aria-disabled');
@@ -172,7 +149,7 @@ describe('a batch the server refuses as a request', { timeout: 20_000 }, () => {
     let answer = () => apiError(403, 'role_forbidden', 'Your role may not look up batches in this environment.');
     stubApi({ candidates: { '/api/batch': () => answer() } });
     renderWithProviders('/batch');
-    const user = await lookUp('id1\nid2');
+    const user = await lookUpAll('id1\nid2');
     expect(await screen.findByText(/^Your role may not look up batches/)).toHaveTextContent(
       /^Your role may not look up batches in this environment\. 2 ids left: 2 were not looked up\.$/,
     );

@@ -2,26 +2,17 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { BatchEvent } from '../../src/kyc/contract/batch.ts';
+import { batchAnswer, foundRow, lookUpAll } from './batch-fixture.ts';
 import { apiError, json, renderWithProviders, stubApi } from './render.tsx';
+import { exportsOf } from './reply-fixture.ts';
 
-/** The batch page is its own chunk, fetched when first opened: slower to appear on a busy machine. */
-const LAZY_PAGE = { timeout: 10_000 };
 const NOT_LOOKED_UP = "This batch's lookups are too old to record what it hands over: press Look up all again, then download or copy it.";
 
 afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const found = (index: number, refId: string): BatchEvent => ({
-  type: 'row',
-  index,
-  ok: true,
-  status: 'approved',
-  statusDate: '2026-11-20T10:00:00.000Z',
-  submitCount: 1,
-  refId,
-  recordId: `65f1c2a9e4b0d3a1f0c9b80${index}`,
-});
+const found = (index: number, refId: string): BatchEvent => ({ ...foundRow(index, refId), recordId: `65f1c2a9e4b0d3a1f0c9b80${index}` });
 
 /** A batch of alpha (found), nobody (not found) and alpha again, its hand-offs answered by `exportReply`; saves and clipboard writes counted. */
 async function batchDone(exportReply: () => Response) {
@@ -31,8 +22,7 @@ async function batchDone(exportReply: () => Response) {
     { type: 'row', index: 1, ok: false, code: 'not_found', message: 'No candidate.' },
     { type: 'done', found: 1, failed: 1 },
   ];
-  const batch = () =>
-    new Response(events.map((event) => `${JSON.stringify(event)}\n`).join(''), { headers: { 'content-type': 'application/x-ndjson' } });
+  const batch = () => batchAnswer(events);
   const { fetchMock } = stubApi({
     candidates: {
       '/api/batch': batch,
@@ -48,12 +38,9 @@ async function batchDone(exportReply: () => Response) {
   renderWithProviders('/batch');
   const user = userEvent.setup();
   Object.assign(navigator.clipboard, { write: undefined, writeText });
-  await user.click(await screen.findByRole('textbox', { name: 'refIds to look up' }, LAZY_PAGE));
-  await user.paste('alpha\nnobody\nalpha');
-  await user.click(screen.getByRole('button', { name: 'Look up all' }));
+  await lookUpAll('alpha\nnobody\nalpha', user);
   await screen.findByText(/^Done:/);
-  const exports = () =>
-    fetchMock.mock.calls.filter(([input]) => input === '/api/export').map(([, init]) => JSON.parse(String((init as RequestInit).body)));
+  const exports = () => exportsOf(fetchMock);
   return { user, order, saves, writeText, exports };
 }
 
