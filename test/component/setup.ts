@@ -35,9 +35,19 @@ afterEach(() => {
   sessionStorage.clear();
   localStorage.clear();
   vi.unstubAllGlobals();
+  // user-event's clipboard stub is one per jsdom, so one per worker: a method a test set on it
+  // (batch-handoff's writeText, a vi.fn) outlived the file, and a later file's spyOn answered that vi.fn
+  // with its calls of before (handoff's "copies nothing" saw 8 copies). The stub's own methods come back.
+  takeBackClipboardMethods();
   // A test's fake clock ends with it. Here, not in the helper that fakes it (wait-clock.ts): the component
   // files share one module graph per worker, so a helper module's own afterEach is registered by the first
   // file that imports it only. The next file's fake Date and one-second tick outlived it, and with them
   // waitFor's polling (a setInterval): later files' waits saw only DOM changes, and a countdown never moved.
   vi.useRealTimers();
 });
+
+function takeBackClipboardMethods() {
+  const clipboard = navigator.clipboard as (Clipboard & Record<string, unknown>) | undefined;
+  if (!clipboard) return;
+  for (const name of ['read', 'readText', 'write', 'writeText']) if (Object.hasOwn(clipboard, name)) delete clipboard[name];
+}
