@@ -67,7 +67,7 @@ describe('decision summary', () => {
     const strip = await summary();
     expect(strip.previousElementSibling?.tagName).toBe('HEADER');
     expect(within(strip).getByTestId('summary-status')).toHaveTextContent(
-      /^⊘Blocked since \w{3} \d{1,2}, 2026, \d\d:\d\d\s[AP]M (SGT|UTC\+8)In UTC: /,
+      /^⊘Blocked since \w{3} \d{1,2}, \d{4}, \d\d:\d\d\s[AP]M (SGT|UTC\+8)In UTC: /,
     );
     // The status is said once: by the badge, which the sentence goes on from.
     expect(
