@@ -8,7 +8,7 @@ import { DEFAULT_REPLIES } from '../../src/kyc/contract/replies.ts';
 import { type CandidateRecord, statusLevelOf } from '../../src/kyc/contract/schema.ts';
 import { KNOWN_STATUSES } from '../../src/kyc/contract/status.ts';
 import { inTimeZone } from './in-time-zone.ts';
-import { envelope, renderWithProviders, stubApi, testMeta } from './render.tsx';
+import { envelope, json, renderWithProviders, stubApi, testMeta } from './render.tsx';
 import { exportsOf, openEditor, showForReply } from './reply-fixture.ts';
 
 /**
@@ -70,6 +70,31 @@ describe('What the service recorded', { timeout: 20_000 }, () => {
     expect(within(header).getByTestId('summary-status')).toHaveTextContent(/^since /);
     expect(header).not.toHaveTextContent(REASON);
     expect(screen.getByRole('note')).toHaveTextContent(/^Support users see status only, and the service's notes above/);
+  });
+
+  it('says the fields were recorded but could not be read when the service sent its custom fields as text or a list, never "Nothing recorded"', async () => {
+    for (const found of ['text', 'a list']) {
+      const record = supportRecord('rejected', {});
+      stubApi({
+        session: SUPPORT,
+        meta: testMeta({ supportFields: FIELDS }),
+        candidates: {
+          // The server's answer: customFields present (fetched) and empty, the form it came in named in `unread`.
+          [`/api/candidates/refId/${record.refId}`]: json({
+            status: 'success',
+            data: record,
+            unread: [{ field: 'customFields', expected: 'an object', found }],
+          }),
+        },
+      });
+      const { unmount } = renderWithProviders(`/candidates/refId/${record.refId}`);
+      const card = await screen.findByRole('region', { name: 'What the service recorded' });
+      expect(card).not.toHaveTextContent(/Nothing recorded|Not recorded/);
+      expect(within(card).getByTestId('support-fields-unread')).toHaveTextContent(
+        `Recorded, but could not be read here: the service sent its custom fields as ${found}, not as separate fields, so Rejection reason, Resubmit hint could not be read.`,
+      );
+      unmount();
+    }
   });
 
   it('names in one line only the fields of the status a candidate has none of, so that a waiting one does not read as rejected', async () => {

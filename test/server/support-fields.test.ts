@@ -120,7 +120,8 @@ describe('the status level with support fields, read from the scan', () => {
       const text = JSON.stringify({ status: 'success', data: { status: 'rejected', ...data } });
       const bytes = Buffer.from(text);
       const value = streamedOf(bytes, FIELDS) as { data: Record<string, unknown> };
-      expect(value.data.customFields, text).toEqual({});
+      // Text in customFields' place is kept by its form alone (an empty text), never its content.
+      expect(value.data.customFields, text).toEqual(typeof data.customFields === 'string' ? '' : {});
       expect(JSON.stringify(value)).not.toContain(SECRET);
     }
     // A later plain value of the same name replaces a refused object, as JSON.parse keeps the last.
@@ -172,6 +173,53 @@ async function service(options: { supportFields?: string[]; archives?: boolean }
   });
   return { upstream, app, audit: () => readAuditFile(auditFile) };
 }
+
+describe('custom fields sent as text or a list', () => {
+  it('are named unread in the status-level answer (the form found, never the content), not answered as none recorded', async () => {
+    const given = { rejectionReason: SECRET, resubmitHint: SECRET };
+    const forms = [
+      { customFields: JSON.stringify(given), found: 'text' },
+      { customFields: Object.entries(given).map(([key, value]) => ({ key, value })), found: 'a list' },
+      // Text of a megabyte costs the reader one character: its form alone is kept.
+      { customFields: SECRET.repeat(50_000), found: 'text' },
+    ];
+    for (const { customFields, found } of forms) {
+      const text = JSON.stringify({ status: 'success', data: { ...record, customFields } });
+      const reduced = await reduceToStatusLevel(
+        bodyOf(text),
+        { maxResponseBytes: 4 << 20, keys: keySearch([]), stated: () => STATED },
+        FIELDS,
+      );
+      if (!reduced.ok) throw new Error(reduced.failure.message);
+      const answered = JSON.parse(reduced.body) as { data: Record<string, unknown>; unread?: unknown };
+      expect(answered.data.customFields).toEqual({});
+      expect(answered.unread).toEqual([{ field: 'customFields', expected: 'an object', found }]);
+      expect(reduced.body).not.toContain(SECRET);
+      // The page reads it: the envelope passes the contract's schema.
+      expect(candidateEnvelopeSchema.safeParse(answered).success).toBe(true);
+    }
+  });
+
+  it('are named unread whatever other form they come in, and answered as fetched (present, empty)', async () => {
+    const notAnObject = json.filter((value) => value === null || typeof value !== 'object' || Array.isArray(value));
+    await fc.assert(
+      fc.asyncProperty(notAnObject, async (customFields) => {
+        const text = JSON.stringify({ status: 'success', data: { ...record, customFields } });
+        const reduced = await reduceToStatusLevel(
+          bodyOf(text),
+          { maxResponseBytes: 1 << 20, keys: keySearch([]), stated: () => STATED },
+          FIELDS,
+        );
+        if (!reduced.ok) throw new Error(reduced.failure.message);
+        const answered = JSON.parse(reduced.body) as { data: Record<string, unknown>; unread?: Array<{ field: string }> };
+        expect(answered.data.customFields).toEqual({});
+        // null is no custom fields (as absent); anything else was sent and is said so.
+        expect(answered.unread?.some((entry) => entry.field === 'customFields') ?? false).toBe(customFields !== null);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
 
 describe('a support user in an environment with support fields', () => {
   it('gets the status level plus the listed fields, read with the full key; the audit line names the fields shown', async () => {

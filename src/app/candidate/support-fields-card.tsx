@@ -1,6 +1,6 @@
 import type { ApiMeta } from '../../kyc/contract/api.ts';
 import { fieldsOfStatus } from '../../kyc/contract/replies.ts';
-import type { CandidateRecord } from '../../kyc/contract/schema.ts';
+import { type CandidateRecord, unreadFieldsOf } from '../../kyc/contract/schema.ts';
 import { labelOf } from '../../kyc/contract/certificate-fields.ts';
 import { statusInfo } from '../../kyc/contract/status.ts';
 import { fieldText } from '../../kyc/contract/other-forms.ts';
@@ -16,6 +16,8 @@ import { Section } from '../ui/section.tsx';
  * Rejection reason" read as if one were missing); when the answer holds no custom fields at all, they
  * were not fetched, and the card says why. Read before a live change of status, the record cannot say
  * what the service recorded with the new one: its fields are "Not read yet", never "Nothing recorded".
+ * Custom fields sent in another form (text, a list) are "Recorded, but could not be read here", never
+ * "Nothing recorded": a support agent would tell the customer so.
  */
 export function SupportFieldsCard({
   record,
@@ -30,6 +32,9 @@ export function SupportFieldsCard({
   const archivingKey = meta?.archivingKey;
   const recorded = record.customFields;
   const readWith = statusFieldsWereReadWith(record);
+  const expected = fieldsOfStatus(meta?.replyTemplates ?? {}, record.status, fields);
+  // The custom fields came in another form than an object (text, a list): recorded, not readable here (status-level.ts).
+  const unreadForm = unreadFieldsOf(record).find((entry) => entry.field === 'customFields');
   return (
     <Section title="What the service recorded">
       {readWith !== undefined && recorded !== undefined && (
@@ -44,13 +49,14 @@ export function SupportFieldsCard({
             ? 'Not fetched: this environment\'s API key deletes identity data after each full lookup ("archive after extract"), so support lookups use the status-level key, which carries no custom fields.'
             : 'Not in this answer: the service was asked at status level only.'}
         </p>
+      ) : unreadForm ? (
+        <p className="text-sm text-amber-900" data-testid="support-fields-unread">
+          Recorded, but could not be read here: the service sent its custom fields as {unreadForm.found}, not as separate fields, so{' '}
+          {(expected.length > 0 ? expected : fields).map(labelOf).join(', ')} could not be read. Do not tell the customer nothing was
+          recorded.
+        </p>
       ) : (
-        <RecordedFields
-          recorded={recorded}
-          fields={fields}
-          expected={fieldsOfStatus(meta?.replyTemplates ?? {}, record.status, fields)}
-          readBefore={readWith !== undefined}
-        />
+        <RecordedFields recorded={recorded} fields={fields} expected={expected} readBefore={readWith !== undefined} />
       )}
     </Section>
   );

@@ -139,8 +139,7 @@ export function statusLevelUnread(record: CandidateRecord): UnreadField[] {
  * The status-level answer this server sends: the reduced record, and what of its status level could not be
  * read. A support field's number is written as the service sent it where its text was kept (number-text.ts).
  */
-export function statusLevelEnvelope(record: CandidateRecord, reduced = statusLevelOf(record)): string {
-  const unread = statusLevelUnread(record);
+export function statusLevelEnvelope(record: CandidateRecord, reduced = statusLevelOf(record), unread = statusLevelUnread(record)): string {
   return stringifyKeepingNumbers({ status: 'success', data: reduced, ...(unread.length > 0 ? { unread } : {}) });
 }
 

@@ -61,8 +61,18 @@ function statusLevelData(data: Record<string, unknown>, fields: readonly string[
       if (fields.includes(field) && (value === null || typeof value !== 'object')) setMember(custom, field, value);
     }
   }
-  setMember(out, 'customFields', custom);
+  setMember(out, 'customFields', isObject(given) || given === undefined || given === null ? custom : formOnly(given));
   return out;
+}
+
+/**
+ * `customFields` in another form than an object (text, perhaps holding the fields' JSON; a list; a
+ * number): only its form is kept, never what it holds, so that the answer can say the custom fields were
+ * sent but could not be read (status-level.ts), not that nothing was recorded. A number or true/false is
+ * kept as it is (its kind is all that is said of it: `unread`).
+ */
+function formOnly(value: unknown): unknown {
+  return typeof value === 'string' ? '' : Array.isArray(value) ? [] : value;
 }
 
 /**
@@ -146,12 +156,12 @@ export class StatusLevelReader extends ValueBuilder {
       this.datesPassedOver = 0;
       // A list is no record: kept as an empty text, as any `data` that is no object is (below).
       setMember(this.root, 'data', this.data ?? '');
-      if (this.data && this.fields) this.keepCustom('[');
+      if (this.data && this.fields) this.keepCustom({});
       return true;
     }
     if (!(this.data && this.fields)) return false;
     if (this.path.at(['data', 'customFields'])) {
-      this.keepCustom(bracket);
+      this.keepCustom(bracket === '{' ? undefined : []);
       return true;
     }
     // A support field holding an object or a list: refused, so passed over unread (a later value of the same name may still be kept).
@@ -162,10 +172,18 @@ export class StatusLevelReader extends ValueBuilder {
     return false;
   }
 
-  /** `data.customFields` opened (`{`: its support fields are kept from it), or another value in its place (none are). */
-  private keepCustom(bracket: '{' | '['): void {
-    this.custom = bracket === '{' ? {} : undefined;
-    setMember(this.data!, 'customFields', this.custom ?? {});
+  /**
+   * `data.customFields` opened as an object (`form` undefined: its support fields are kept from it), or
+   * another value in its place, kept by its form alone (formOnly: `[]`, `''`), none of its content read.
+   */
+  private keepCustom(form: unknown): void {
+    this.custom = form === undefined ? {} : undefined;
+    setMember(this.data!, 'customFields', this.custom ?? form);
+  }
+
+  /** Text in `customFields`' place is held to one character: only its form is kept (formOnly), whatever its length. */
+  protected override ownBound(): number {
+    return this.fields && this.path.at(['data', 'customFields']) ? 0 : Number.POSITIVE_INFINITY;
   }
 
   private isSupportField(): boolean {
@@ -184,7 +202,8 @@ export class StatusLevelReader extends ValueBuilder {
     const data = this.data;
     const kept = data && this.path.at(['data', '*']) ? this.dataField(data, this.path.keys[1]!) : undefined;
     if (kept) return kept;
-    if (data && this.fields && this.path.at(['data', 'customFields'])) return () => this.keepCustom('[');
+    if (data && this.fields && this.path.at(['data', 'customFields']))
+      return (value) => this.keepCustom(value === null ? {} : formOnly(value));
     const custom = this.custom;
     // A number as sent (number-text.ts): an account number 12345678901234567890 must not reach the page rounded.
     if (custom && this.isSupportField()) return memberPlace(custom, this.path.keys[2]!);

@@ -7,7 +7,7 @@ import {
   statusLevelOf,
   statusLevelUnread,
 } from '../../kyc/contract/schema.ts';
-import { attachUnreadFields } from '../../kyc/contract/record-reading.ts';
+import { attachUnreadFields, type UnreadField, unreadFieldsOf } from '../../kyc/contract/record-reading.ts';
 import { shareNumberTexts } from '../../kyc/contract/number-text.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { NO_RECORD, NOT_A_RECORD } from '../http/http-reply.ts';
@@ -79,9 +79,21 @@ function reduceValue(json: unknown, fields: readonly string[] | undefined): Redu
   if (!parsed.success && isTextRecord(json)) return { ok: false, failure: NOT_A_RECORD };
   if (!parsed.success) return { ok: false, failure: shapeFailure(parsed.error.issues[0]) };
   const record = statusLevelOf(parsed.data.data);
+  const unread = [...statusLevelUnread(parsed.data.data), ...(fields ? customFieldsUnread(parsed.data.data) : [])];
   // What could not be read goes with the reduced record too: a batch row names it (batchRowOf).
-  attachUnreadFields(record, statusLevelUnread(parsed.data.data));
+  attachUnreadFields(record, unread);
   // Present (if empty) whenever they were fetched: the page tells "none recorded" from "not fetched".
   if (fields) record.customFields = supportFieldsOf(parsed.data.data, fields);
-  return { ok: true, record, body: statusLevelEnvelope(parsed.data.data, record) };
+  return { ok: true, record, body: statusLevelEnvelope(parsed.data.data, record, unread) };
+}
+
+/**
+ * `customFields` sent in another form than an object (text, a list): named in `unread` by its kind, never
+ * its content (the reader kept its form alone: status-level-stream.ts), so that the support user's card
+ * says the service recorded fields that could not be read here, not "Nothing recorded".
+ */
+function customFieldsUnread(record: CandidateRecord): UnreadField[] {
+  return unreadFieldsOf(record)
+    .filter((entry) => entry.field === 'customFields')
+    .map(({ sent: _sent, ...entry }) => entry);
 }
