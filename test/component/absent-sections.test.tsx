@@ -99,13 +99,33 @@ describe('an archived record whose identity data came as an empty map', () => {
     expect(screen.queryByRole('heading', { name: 'Identity' })).not.toBeInTheDocument();
   });
 
-  it('an archived record that kept some identity data says the rest was archived, not the key', async () => {
+  it('an archived record that kept some identity data says the rest was archived; its pictures, the key or none', async () => {
     show({ ...BASE, isArchived: true, identities: { email: { type: 'string', value: 'ada@example.com' } } });
     expect(await screen.findByRole('heading', { name: 'Identity' })).toBeInTheDocument();
     expect(screen.getByText('No address or phone number in this response: identity data was archived on the service.')).toBeInTheDocument();
-    expect(screen.getByText('No pictures in this response: identity data was archived on the service.')).toBeInTheDocument();
     expect(screen.getByText('Given name').nextElementSibling).toHaveTextContent(/^archived on the service$/);
-    expect(document.body).not.toHaveTextContent(/No pictures in this response: the candidate has none/);
+    expect(
+      screen.getByText(
+        'No pictures in this response: the candidate has none, or the API key excludes them (the record is marked archived, yet identity data came with it).',
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it('an archived record with its whole identity data but no pictures (a key without pictures) never blames the archive for them', async () => {
+    const whole = {
+      ...ADA,
+      email: { type: 'string', value: 'ada@example.com' },
+      dob: { type: 'string', value: '12/10/1815' },
+      address: { type: 'string', value: JSON.stringify({ address: '12 St James Square', city: 'London', country: 'GBR' }) },
+      phone: { type: 'string', value: JSON.stringify({ countryCode: 'GBR', countryCode2: 'gb', phoneNumber: '+442079460000' }) },
+    };
+    show({ ...BASE, isArchived: true, identities: whole });
+    expect(await screen.findByRole('heading', { name: 'Identity' })).toBeInTheDocument();
+    // Before: "No pictures in this response: identity data was archived on the service.", beside the name, address and phone.
+    expect(document.body).not.toHaveTextContent(/identity data was archived on the service/);
+    expect(screen.getByText(/^No pictures in this response: the candidate has none, or the API key excludes them/)).toHaveTextContent(
+      /\(the record is marked archived, yet identity data came with it\)\.$/,
+    );
   });
 });
 

@@ -10,7 +10,7 @@ import { usePageSession } from '../session/session-end.ts';
 import { Notice } from '../ui/section.tsx';
 import { useNow } from '../ui/use-now.ts';
 import type { ReactNode } from 'react';
-import { AbsentSection, ARCHIVED, ContactNotShown, CustomFieldsPlace, identityDataOf, sectionShown } from './absent-sections.tsx';
+import { AbsentSection, ContactNotShown, CustomFieldsPlace, identityDataOf, sectionShown } from './absent-sections.tsx';
 import { AddressCard } from './address-card.tsx';
 import { CandidateHeader, CandidateIds } from './candidate-header.tsx';
 import { Certificates } from './certificates.tsx';
@@ -146,7 +146,11 @@ export function CandidateView({
           )}
           {identities && sorted?.pictures.length === 0 && (
             <div className="min-w-0 lg:col-span-3">
-              <Notice>No pictures in this response: {archived ? ARCHIVED : 'the candidate has none, or the API key excludes them'}.</Notice>
+              {/* Identity data is on the page: the archive (which takes it all) is not said to be why, only that the record is marked so. */}
+              <Notice>
+                No pictures in this response: the candidate has none, or the API key excludes them
+                {archived ? ' (the record is marked archived, yet identity data came with it)' : ''}.
+              </Notice>
             </div>
           )}
           {sorted && othersShown && (
