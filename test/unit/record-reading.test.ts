@@ -8,6 +8,8 @@ import {
   wasSentAsObject,
 } from '../../src/kyc/contract/other-forms.ts';
 import { readCandidateRecord, unreadFieldsOf } from '../../src/kyc/contract/record-reading.ts';
+import { wasSentWithoutType } from '../../src/kyc/contract/identity-forms.ts';
+import { candidatePersonName } from '../../src/kyc/contract/candidate-name.ts';
 import { candidateEnvelopeSchema, type CandidateRecord, statusLevelEnvelope } from '../../src/kyc/contract/schema.ts';
 
 /**
@@ -346,5 +348,59 @@ describe('attack: hostile object values in an identity attribute or a custom fie
     ]);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(record.identities?.given_name).toBeUndefined();
+  });
+});
+
+describe('identity attributes in near-contract forms', () => {
+  const base = { status: 'inreview', refId: 'r-1' };
+
+  it('reads a bare string and {value} without a type as string attributes, marked sent without a type', () => {
+    const reading = readCandidateRecord({ ...base, identities: { given_name: 'Ana', family_name: { value: 'Silva' } } });
+    if (!reading.ok) throw new Error(reading.message);
+    expect(reading.unread).toEqual([]);
+    expect(reading.record.identities).toEqual({
+      given_name: { type: 'string', value: 'Ana' },
+      family_name: { type: 'string', value: 'Silva' },
+    });
+    expect(wasSentWithoutType(reading.record.identities!.given_name)).toBe(true);
+    expect(wasSentWithoutType(reading.record.identities!.family_name)).toBe(true);
+    expect(candidatePersonName(reading.record)?.full).toBe('Ana Silva');
+  });
+
+  it('reads identities sent as text holding the map’s JSON as that map; text holding no object stays unread', () => {
+    const identities = { given_name: { type: 'string', value: 'Ana' } };
+    const reading = readCandidateRecord({ ...base, identities: JSON.stringify(identities) });
+    if (!reading.ok) throw new Error(reading.message);
+    expect(reading.record.identities).toEqual(identities);
+    expect(reading.unread).toEqual([]);
+    for (const text of ['{"given_name":', '["Ana"]', 'Ana']) {
+      const other = readCandidateRecord({ ...base, identities: text });
+      if (!other.ok) throw new Error(other.message);
+      expect(other.unread).toEqual([{ field: 'identities', expected: 'an object', found: 'text' }]);
+    }
+  });
+
+  it('property: every attribute of any identities map (as an object or as its JSON text) is shown or named unread, none vanishes', () => {
+    const attribute = fc.oneof(
+      fc.jsonValue({ maxDepth: 2 }),
+      fc.record({ type: fc.jsonValue({ maxDepth: 1 }), value: fc.jsonValue({ maxDepth: 1 }) }, { requiredKeys: [] }),
+      fc.string(),
+    );
+    const names = fc.stringMatching(/^[a-z_]{1,16}$/);
+    fc.assert(
+      fc.property(fc.dictionary(names, attribute, { maxKeys: 6 }), fc.boolean(), (identities, asText) => {
+        const reading = readCandidateRecord({ ...base, identities: asText ? JSON.stringify(identities) : identities });
+        if (!reading.ok) throw new Error(reading.message);
+        const read = reading.record.identities ?? {};
+        const aside = structuredFieldsOf(read).map((field) => field.name);
+        const unread = reading.unread.map((entry) => entry.field);
+        for (const [name, value] of Object.entries(identities)) {
+          if (value === null) continue; // null: not given, as absent
+          const shown = Object.hasOwn(read, name) || aside.includes(name);
+          expect(shown || unread.includes(`identities.${name}`), name).toBe(true);
+        }
+      }),
+      { numRuns: 500 },
+    );
   });
 });

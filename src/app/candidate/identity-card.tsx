@@ -1,3 +1,4 @@
+import { wasSentWithoutType } from '../../kyc/contract/identity-forms.ts';
 import { ageOn, formatDob, readDob } from '../../kyc/view/dob.ts';
 import type { IdentityAttribute, UnreadField } from '../../kyc/contract/schema.ts';
 import type { StructuredField } from '../../kyc/contract/other-forms.ts';
@@ -120,6 +121,17 @@ export function IdentityCard({
                 <span className="text-slate-500 italic">
                   {isUnread(unread, `identities.${ROW_ATTRIBUTES[label]}`) ? SENT_UNREAD : absentWords}
                 </span>
+              ) : wasSentWithoutType(identities[ROW_ATTRIBUTES[label]!]) ? (
+                <>
+                  {MASKED_ROWS[label] ? (
+                    <Masked maskKey={MASKED_ROWS[label]} label={label}>
+                      {value}
+                    </Masked>
+                  ) : (
+                    value
+                  )}{' '}
+                  <span className="text-xs text-amber-800">(sent without a type)</span>
+                </>
               ) : MASKED_ROWS[label] ? (
                 <Masked maskKey={MASKED_ROWS[label]} label={label}>
                   {value}

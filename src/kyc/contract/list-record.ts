@@ -1,3 +1,4 @@
+import { readUntypedAttribute } from './identity-forms.ts';
 import { type Applicant, type Skipped, statusDateFields } from './applicants.ts';
 import { candidateName } from './candidate-name.ts';
 import type { IdlessRecord } from './idless.ts';
@@ -156,7 +157,10 @@ function nameOf(identities: unknown, unreadable: Record<string, string>): string
     const found = Object.hasOwn(identities, attribute) ? identities[attribute] : undefined;
     if (found === undefined || found === null) continue;
     const parsed = identityAttributeSchema.safeParse(found);
+    // A bare string or `{value}` without a type names the candidate on the page too (identity-forms.ts): so does it here.
+    const untyped = parsed.success ? undefined : readUntypedAttribute(found);
     if (parsed.success) read[attribute] = parsed.data;
+    else if (untyped) read[attribute] = untyped;
     else if (attribute === 'given_name' || attribute === 'family_name') unreadable[`identities.${attribute}`] = 'expected {type, value}';
   }
   return candidateName({ identities: read });

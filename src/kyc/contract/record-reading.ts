@@ -9,6 +9,7 @@ import {
   readTimestamp,
 } from './record-fields.ts';
 import { JSON_TEXT_ATTRIBUTES } from './identity-values.ts';
+import { mapFromText, readUntypedAttribute } from './identity-forms.ts';
 import { shareNumberTexts, stringifyKeepingNumbers } from './number-text.ts';
 import { attachStructuredFields, markSentAsObject, scalarField, type StructuredField, structuredField } from './other-forms.ts';
 import { z } from './zod.ts';
@@ -119,10 +120,11 @@ const MAPS: ReadonlyMap<string, FieldCheck> = new Map<string, FieldCheck>([
       schema: identityAttributeSchema,
       // An address or a phone is documented as text holding a JSON object; one given as the object itself says the same,
       // written back with its numbers as sent (10115.0 stays 10115.0: docs/using.md promises an address's parts as written).
+      // A bare string or `{value}` with no type is read as the string attribute it says, marked (identity-forms.ts).
       alsoRead: (value, name) =>
         JSON_TEXT_ATTRIBUTES.has(name) && isPlainObject(value) && typeof value.type === 'string' && isPlainObject(value.value)
           ? markSentAsObject({ ...value, value: stringifyKeepingNumbers(value.value) })
-          : undefined,
+          : readUntypedAttribute(value),
       aside: structuredAttribute,
     },
   ],
@@ -177,7 +179,9 @@ export function readCandidateRecord(input: unknown): RecordReading {
       if (other !== undefined) define(record, field, other);
       else note(field, check.expected, value, check === DATE ? dateAsSent(value) : undefined);
     } else if (map) {
-      if (isPlainObject(value)) define(record, field, readEntries(field, value, map, note));
+      // Identity attributes sent as text holding the map's JSON are that map (identity-forms.ts), as a certificate's document is.
+      const entries = isPlainObject(value) ? value : field === 'identities' ? mapFromText(value) : undefined;
+      if (entries) define(record, field, readEntries(field, entries, map, note));
       else note(field, 'an object', value);
     } else {
       define(record, field, value);

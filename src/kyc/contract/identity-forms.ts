@@ -1,0 +1,46 @@
+/**
+ * Identity attributes in forms near the contract's `{type, value}`, read as what they say (record-reading.ts)
+ * and marked, so that the page says which came: a bare string (`"given_name": "Ana"`) is a string
+ * attribute, and so is `{value: "Ana"}` with no `type` (the type its value's kind says). Each is marked
+ * "sent without a type" (wasSentWithoutType): what is missing is named, the value shown.
+ */
+
+const sentWithoutType = new WeakSet<object>();
+
+/** An attribute read from a form without a `type` (a bare string, `{value}` alone): its `type` is the value's kind. */
+export function wasSentWithoutType(attribute: object | undefined): boolean {
+  return attribute !== undefined && sentWithoutType.has(attribute);
+}
+
+/** The attribute a near form says (undefined for any other form): `"Ana"` and `{"value": "Ana"}` are `{type: "string", value: "Ana"}`. */
+export function readUntypedAttribute(value: unknown): { type: string; value: string } | undefined {
+  const text = typeof value === 'string' ? value : untypedText(value);
+  if (text === undefined) return undefined;
+  const attribute = { type: 'string', value: text };
+  sentWithoutType.add(attribute);
+  return attribute;
+}
+
+function untypedText(value: unknown): string | undefined {
+  if (!isPlainObject(value) || Object.hasOwn(value, 'type') || !Object.hasOwn(value, 'value')) return undefined;
+  return typeof value.value === 'string' ? value.value : undefined;
+}
+
+/**
+ * A map sent as text holding its JSON (`"identities": "{\"given_name\": …}"`): the object it holds, or
+ * undefined when the text holds no JSON object (then named unread, as before).
+ */
+export function mapFromText(value: unknown): Record<string, unknown> | undefined {
+  if (typeof value !== 'string' || !value.trimStart().startsWith('{')) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return isPlainObject(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A JSON object: not null, not a list (record-reading.ts's own, not imported: it imports this file). */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
