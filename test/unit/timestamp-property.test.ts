@@ -11,6 +11,9 @@ import {
 } from '../../src/kyc/contract/schema.ts';
 import { buildTimeline } from '../../src/kyc/view/timeline.ts';
 
+/** A reader's clock after every generated date: none of them is in the future here (doubtful-dates.test.tsx reads those). */
+const LATEST = new Date(8_640_000_000_000_000);
+
 /**
  * Every `…Date` is one ISO 8601 instant, however the service writes it (upstream-api-facts.md, "Dates"):
  * each unambiguous form of an instant reads as that instant, and orders as it; a time without a zone, a
@@ -80,7 +83,7 @@ describe('a timestamp in any of its ISO 8601 forms', () => {
         const data = Object.fromEntries(dates.map((date, index) => [fields[index]!, date.text]));
         const parsed = candidateEnvelopeSchema.parse({ status: 'success', data: { status: 'approved', refId: 'r', ...data } });
         expect(unreadFieldsOf(parsed.data)).toEqual([]);
-        const steps = buildTimeline(parsed.data).steps;
+        const steps = buildTimeline(parsed.data, LATEST).steps;
         expect(steps.map((step) => step.field).sort()).toEqual(Object.keys(data).sort());
         const times = steps.map((step) => step.at.getTime());
         expect(times).toEqual(dates.map((date) => date.ms).sort((a, b) => a - b));

@@ -1,4 +1,5 @@
 import { AGE_ORDERED_FILTERS, type Applicant, type Skipped, statusDateFields } from '../../kyc/contract/applicants.ts';
+import { DATE_DOUBT_AGE, DATE_DOUBT_WORDS, dateDoubt } from '../../kyc/contract/date-doubt.ts';
 import { isUndatedStatus } from '../../kyc/contract/status.ts';
 import { formatAge, formatDateTime, type ZoneMode } from '../../kyc/view/time.ts';
 import { OutcomeChip } from '../ui/outcome-chip.tsx';
@@ -26,10 +27,24 @@ export function ArchivedCell({ applicant }: { applicant: Applicant }) {
   return <>{applicant.isArchived ? 'Yes' : 'No'}</>;
 }
 
-/** Whether a row has waited longer than the SLA: only statuses a reviewer works through, with a known date. */
+/** Whether a row has waited longer than the SLA: only statuses a reviewer works through, with a known date that can be right. */
 export function isOverSla(applicant: Applicant, now: number, slaHours: number | undefined): boolean {
   if (slaHours === undefined || !applicant.since || !AGE_ORDERED_FILTERS.some((status) => status === applicant.status)) return false;
-  return now - Date.parse(applicant.since) > slaHours * 3_600_000;
+  const since = Date.parse(applicant.since);
+  return dateDoubt(since, now) === undefined && now - since > slaHours * 3_600_000;
+}
+
+/** A status date that cannot be right (date-doubt.ts): as sent, its doubt in place of an age, and the row needs attention. */
+function DoubtfulSince({ since, doubt }: { since: string; doubt: keyof typeof DATE_DOUBT_AGE }) {
+  return (
+    <div className="space-y-0.5" data-doubtful-date={doubt} title={DATE_DOUBT_WORDS[doubt]}>
+      <span className="block font-mono text-xs text-slate-800">{since}</span>
+      <span className="rounded bg-amber-50 px-1.5 py-0.5 text-xs font-semibold text-amber-900 ring-1 ring-amber-300" data-age>
+        <span aria-hidden="true">⚠ </span>
+        {DATE_DOUBT_AGE[doubt]}
+      </span>
+    </div>
+  );
 }
 
 /**
@@ -61,6 +76,8 @@ export function SinceCell({
     return <span className="text-slate-500 italic">not known yet</span>;
   }
   const date = new Date(applicant.since);
+  const doubt = dateDoubt(date.getTime(), now);
+  if (doubt) return <DoubtfulSince since={applicant.since} doubt={doubt} />;
   return (
     <div className="space-y-0.5">
       <time dateTime={date.toISOString()} className="block text-slate-800">

@@ -1,5 +1,6 @@
 import { useRef } from 'react';
 import { ColumnHeads } from '../ui/column-heads.tsx';
+import { DATE_DOUBT_WORDS, dateDoubt } from '../../kyc/contract/date-doubt.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import type { BatchLine } from '../../kyc/view/batch-export.ts';
 import { readsLikeNoId } from '../../kyc/view/reads-like-no-id.ts';
@@ -87,6 +88,19 @@ function FoundBy({ foundBy, kind, own }: { foundBy: LookupKind; kind: LookupKind
 }
 
 /** "repeat of line 2": a repeated id is looked up once, and its other lines say so. */
+/** The status date of a found row: its time, or, when it cannot be right (date-doubt.ts), as sent with its doubt, never an age. */
+function BatchSince({ statusDate }: { statusDate: string | undefined }) {
+  const since = statusDate ? new Date(statusDate) : undefined;
+  if (!since || Number.isNaN(since.getTime())) return <>—</>;
+  const doubt = dateDoubt(since.getTime(), Date.now());
+  if (!doubt) return <TimeStamp date={since} />;
+  return (
+    <span className="whitespace-normal" data-doubtful-date={doubt}>
+      <span className="font-mono text-xs">{statusDate}</span> <span className="text-amber-900">({DATE_DOUBT_WORDS[doubt]})</span>
+    </span>
+  );
+}
+
 function RepeatMark({ line }: { line: BatchLine }) {
   if (line.repeatOf === undefined) return null;
   return <span className="block font-sans text-slate-600">repeat of line {line.repeatOf}</span>;
@@ -138,7 +152,6 @@ function BatchTableRow({ line, index, kind, pending, to, opened, visit }: Omit<T
       </tr>
     );
   }
-  const since = row.statusDate ? new Date(row.statusDate) : undefined;
   const other = kind === 'refId' ? row.recordId : row.refId;
   // Found by the kind it was found by: the link looks it up the way that worked.
   const foundBy = row.foundBy ?? kind;
@@ -173,7 +186,7 @@ function BatchTableRow({ line, index, kind, pending, to, opened, visit }: Omit<T
         )}
       </td>
       <td className="px-3 py-2 whitespace-nowrap text-slate-700" data-label="Since">
-        {since && !Number.isNaN(since.getTime()) ? <TimeStamp date={since} /> : '—'}
+        <BatchSince statusDate={row.statusDate} />
       </td>
       <td className="px-3 py-2 text-slate-700 tabular-nums" data-label="Submissions">
         {row.submitCount ?? '—'}

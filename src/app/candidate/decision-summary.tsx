@@ -5,7 +5,7 @@ import { certificateOutcome } from '../../kyc/view/certificate-review.ts';
 import { splitSummaryFields, structuredSummaryFields } from '../../kyc/view/summary-fields.ts';
 import { notTextWords, type StructuredField } from '../../kyc/contract/other-forms.ts';
 import { revealBidiControls, truncateText } from '../../kyc/view/text.ts';
-import { buildTimeline, currentSince, type CurrentSince, LATER_DATE_WORDS } from '../../kyc/view/timeline.ts';
+import { asSentWords, buildTimeline, currentSince, type CurrentSince, LATER_DATE_WORDS } from '../../kyc/view/timeline.ts';
 import { Card } from '../ui/card.tsx';
 import { LongText } from '../ui/long-text.tsx';
 import { OutcomeChip } from '../ui/outcome-chip.tsx';
@@ -13,7 +13,7 @@ import { StatusBadge } from '../ui/status-badge.tsx';
 import { TimeStamp } from '../ui/time-stamp.tsx';
 
 /** When the record reached its current status, as the timeline has it. */
-const sinceOf = (record: CandidateRecord) => currentSince(buildTimeline(record));
+const sinceOf = (record: CandidateRecord, now: Date) => currentSince(buildTimeline(record, now));
 
 /** "since 21 Nov 2026, 09:55 (8 days ago)", or a date that could not be read as sent: "since 2026-01-12 09:30:00 (as sent: not an ISO 8601 time)". */
 function SinceWords({ since, now }: { since: CurrentSince; now: Date }) {
@@ -27,7 +27,10 @@ function SinceWords({ since, now }: { since: CurrentSince; now: Date }) {
   }
   return (
     <>
-      <span className="font-mono text-xs">{since.unread.sent}</span> <span className="text-amber-900">(as sent: not an ISO 8601 time)</span>
+      <span className="font-mono text-xs">{since.unread.sent}</span>{' '}
+      <span className="text-amber-900" data-doubtful-date={since.unread.doubt}>
+        (as sent: {asSentWords(since.unread)})
+      </span>
     </>
   );
 }
@@ -38,7 +41,7 @@ function SinceWords({ since, now }: { since: CurrentSince; now: Date }) {
  * (on a phone, that card put Copy reply below the first screen).
  */
 export function StatusSince({ record, now }: { record: CandidateRecord; now: Date }) {
-  const since = sinceOf(record);
+  const since = sinceOf(record, now);
   if (!since) return null;
   return (
     <p className="text-sm text-slate-800" data-testid="summary-status">
@@ -53,7 +56,7 @@ export function StatusSince({ record, now }: { record: CandidateRecord; now: Dat
  * those sent as an object or a list after the others, as Copy summary writes them.
  */
 export function DecisionSummary({ record, now, summaryFields }: { record: CandidateRecord; now: Date; summaryFields?: readonly string[] }) {
-  const since = sinceOf(record);
+  const since = sinceOf(record, now);
   const certs = Object.entries(record.certs ?? {});
   const { summary } = splitSummaryFields(record.customFields, summaryFields);
   const structured = structuredSummaryFields(record.customFields, summaryFields);

@@ -43,6 +43,7 @@ function UnreadStep({ date }: { date: UnreadStatusDate }) {
       className="relative"
       data-status={date.status.status}
       data-unread-date={date.field}
+      data-doubtful-date={date.doubt}
       aria-current={date.current ? 'step' : undefined}
     >
       <span
@@ -56,7 +57,9 @@ function UnreadStep({ date }: { date: UnreadStatusDate }) {
       <p className="text-sm break-words text-amber-900">
         <span className="font-mono text-xs">{date.field}</span>: {unreadDateWords(date)}
       </p>
-      <p className="text-xs text-slate-500">Not placed in time order: its time could not be read.</p>
+      <p className="text-xs text-slate-500">
+        Not placed in time order: {date.doubt ? 'this date cannot be right' : 'its time could not be read'}.
+      </p>
     </li>
   );
 }
@@ -86,7 +89,7 @@ function OtherDates({ dates, now }: { dates: Timeline['otherDates']; now: Date }
 
 /** Every status date, oldest first, with the current status marked and the planned archiving last; the other dates under it. */
 export function StatusTimeline({ record, now }: { record: CandidateRecord; now: Date }) {
-  const timeline = buildTimeline(record);
+  const timeline = buildTimeline(record, now);
   const zone = useZoneMode();
   return (
     <Section title="Status history">

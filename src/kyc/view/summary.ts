@@ -1,6 +1,5 @@
 import type { Role } from '../contract/api.ts';
 import { readsFullRecord } from '../contract/roles.ts';
-import { currentStatusDate } from '../contract/batch.ts';
 import { UNCONFIRMED_NOTE } from '../contract/certificate-triage.ts';
 import { type CandidateRecord, unreadFieldsOf } from '../contract/schema.ts';
 import { serviceIdsOf } from '../contract/service-id.ts';
@@ -10,7 +9,7 @@ import type { CustomFieldValue } from './summary-fields.ts';
 import { notTextWords, type StructuredField } from '../contract/other-forms.ts';
 import { recordIdText, type ShownRecordId } from './shown-record-id.ts';
 import { formatDateTime, formatRelative, type ZoneMode } from './time.ts';
-import { buildTimeline, LATER_DATE_WORDS, unreadDateWords } from './timeline.ts';
+import { asSentWords, buildTimeline, currentSince, LATER_DATE_WORDS, unreadDateWords } from './timeline.ts';
 
 export interface SummaryInput {
   record: CandidateRecord;
@@ -39,12 +38,10 @@ export function candidateSummary(input: SummaryInput): string {
   const { record, now } = input;
   const zoned = (date: Date) => formatDateTime(date, { zone: input.zone, timeZone: input.timeZone, locale: input.locale });
   const info = statusInfo(record.status);
-  const sinceText = currentStatusDate(record);
-  const since = sinceText ? new Date(sinceText) : undefined;
-  const timeline = buildTimeline(record);
+  const timeline = buildTimeline(record, now);
   const unreadDates = timeline.unreadDates;
-  const doubtful = timeline.steps.some((step) => step.laterExists) ? ` (${LATER_DATE_WORDS})` : '';
-  const unreadSince = unreadDates.find((date) => date.current)?.sent;
+  const since = currentSince(timeline);
+  const doubtful = since?.laterExists ? ` (${LATER_DATE_WORDS})` : '';
   // As the page says it: a field the answer lacks is "not in this response", never "none" (the service leaves fields out).
   const unread = unreadFieldsOf(record);
   const absent = (field: string) =>
@@ -55,17 +52,17 @@ export function candidateSummary(input: SummaryInput): string {
     `recordId: ${input.recordId ? recordIdText(input.recordId) : (record.recordId ?? absent('recordId'))}`,
     ...serviceIdsOf(record, unread).map(({ field, value }) => `${field}: ${value ?? absent(field)}`),
     `Status: ${info.label}${
-      since && !Number.isNaN(since.getTime())
-        ? ` since ${zoned(since)} (${formatRelative(since, now, input)})${doubtful}`
-        : unreadSince !== undefined
-          ? ` since ${unreadSince} (as sent: not an ISO 8601 time)`
+      since?.at
+        ? ` since ${zoned(since.at)} (${formatRelative(since.at, now, input)})${doubtful}`
+        : since?.unread
+          ? ` since ${since.unread.sent} (as sent: ${asSentWords(since.unread)})`
           : ''
     }`,
   ];
   // A status date that could not be read is said as sent, never left out as if the service had sent none.
   if (unreadDates.length > 0) {
     lines.push(
-      'Status dates not readable:',
+      unreadDates.some((date) => date.doubt === undefined) ? 'Status dates not readable:' : 'Status dates that cannot be right:',
       ...unreadDates.map((date) => `  ${date.field} (${date.status.label}): ${unreadDateWords(date)}`),
     );
   }

@@ -1,3 +1,5 @@
+import { CLOCK_SKEW_MS } from '../contract/date-doubt.ts';
+
 /**
  * Times for every page: absolute ones with their zone, and the one rule for relative ones
  * (`formatRelative`), which every "… ago" and "in …" of a page comes from.
@@ -143,12 +145,8 @@ export function calendarDaysBetween(date: Date, now: Date, options: ZoneOptions 
   return calendarDay(now, timeZone) - calendarDay(date, timeZone);
 }
 
-/**
- * A date at most this far ahead of the reader's clock is taken for a clock that runs ahead (the server's,
- * or the KYC service's whose dates a webhook carries), not for a moment to come: a status reached a
- * moment ago reads "just now", never "in 4 seconds".
- */
-export const CLOCK_SKEW_MS = 5 * MINUTE;
+/** A date at most this far ahead of the reader's clock is taken for a clock that runs ahead (date-doubt.ts). */
+export { CLOCK_SKEW_MS };
 
 export interface RelativeOptions extends ZoneOptions {
   /** The date is meant to lie ahead (a deadline, such as the archive date): no clock skew is assumed, "in 3 minutes" stays. */

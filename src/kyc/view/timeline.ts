@@ -1,4 +1,5 @@
 import { type CandidateRecord, isStatusDateField, statusOfDate, unreadFieldsOf } from '../contract/schema.ts';
+import { type DateDoubt, DATE_DOUBT_WORDS, dateDoubt } from '../contract/date-doubt.ts';
 import { statusInfo, type StatusInfo } from '../contract/status.ts';
 
 export interface TimelineStep {
@@ -16,10 +17,15 @@ export interface TimelineStep {
 /** What the page says of a current status a later status date follows. */
 export const LATER_DATE_WORDS = "a later status date exists: the service's order of events is unclear";
 
-/** A status date the response holds but that could not be read: shown as sent, in no order (its time is not known). */
+/**
+ * A status date the response holds but that could not be read, or that cannot be right (`doubt`: dated in
+ * the future): shown as sent, in no order, never read as an age.
+ */
 export interface UnreadStatusDate {
   field: string;
   status: StatusInfo;
+  /** Why a date that reads as a time cannot be right (date-doubt.ts); its `sent` is the value as sent. */
+  doubt?: DateDoubt;
   /** The value as sent, when it has a date's shape (dateAsSent); else only its kind is said (`found`). */
   sent?: string;
   found: string;
@@ -59,9 +65,14 @@ function datesOf(record: CandidateRecord) {
   });
 }
 
-/** Every `<status>Date` field of the record, ordered by time (not by field order); the other dates apart. */
-export function buildTimeline(record: CandidateRecord): Timeline {
-  const dates = datesOf(record);
+/**
+ * Every `<status>Date` field of the record, ordered by time (not by field order); the other dates apart.
+ * A status date that cannot be right at `now` (dateDoubt) is no step: it is shown as sent, with its doubt.
+ */
+export function buildTimeline(record: CandidateRecord, now: Date = new Date()): Timeline {
+  const all = datesOf(record);
+  const doubtful = all.filter((date) => date.status !== undefined && dateDoubt(date.at.getTime(), now.getTime()) !== undefined);
+  const dates = all.filter((date) => !doubtful.includes(date));
   const otherDates = dates
     .filter((date) => date.status === undefined)
     .map(({ field, at }) => ({ field, at }))
@@ -82,7 +93,7 @@ export function buildTimeline(record: CandidateRecord): Timeline {
     ...(index === currentIndex && currentIndex < dated.length - 1 ? { laterExists: true } : {}),
   }));
 
-  const unreadDates = unreadStatusDates(record, currentIndex === -1);
+  const unreadDates = unreadStatusDates(record, doubtfulDates(record, doubtful, now), currentIndex === -1);
   const willArchiveAt = record.willArchiveAtDate ? new Date(record.willArchiveAtDate) : undefined;
   return {
     steps,
@@ -93,20 +104,40 @@ export function buildTimeline(record: CandidateRecord): Timeline {
   };
 }
 
-/** The record's status dates that could not be read; the first of the current status's is current when `currentUndated`. */
-function unreadStatusDates(record: CandidateRecord, currentUndated: boolean): UnreadStatusDate[] {
+/** The status dates that cannot be right, as sent (with their doubt), before the unreadable ones. */
+function doubtfulDates(record: CandidateRecord, dates: ReturnType<typeof datesOf>, now: Date) {
+  return dates.map(({ field, at }) => ({
+    field,
+    found: 'a date',
+    sent: String(record[field]),
+    doubt: dateDoubt(at.getTime(), now.getTime())!,
+  }));
+}
+
+/** The record's status dates that could not be read or be right; the first of the current status's is current when `currentUndated`. */
+function unreadStatusDates(
+  record: CandidateRecord,
+  doubtful: ReadonlyArray<{ field: string; found: string; sent: string; doubt: DateDoubt }>,
+  currentUndated: boolean,
+): UnreadStatusDate[] {
   let marked = !currentUndated;
-  return unreadFieldsOf(record).flatMap(({ field, found, sent }) => {
+  return [...doubtful, ...unreadFieldsOf(record)].flatMap(({ field, found, sent, ...rest }) => {
     const status = statusOfDate(record.status, field);
     if (status === undefined) return [];
     const current = !marked && status === record.status;
     if (current) marked = true;
-    return [{ field, status: statusInfo(status), found, current, ...(sent === undefined ? {} : { sent }) }];
+    const doubt = 'doubt' in rest ? { doubt: rest.doubt } : {};
+    return [{ field, status: statusInfo(status), found, current, ...(sent === undefined ? {} : { sent }), ...doubt }];
   });
 }
 
+/** What is said of a date shown as sent: its doubt, or that it is not an ISO 8601 time. */
+export const asSentWords = (date: Pick<UnreadStatusDate, 'doubt'>): string =>
+  date.doubt === undefined ? 'not an ISO 8601 time' : DATE_DOUBT_WORDS[date.doubt];
+
 /** "2026-01-12 09:30:00, as sent: not an ISO 8601 time", or what was found where no value can be shown. */
-export function unreadDateWords(date: Pick<UnreadStatusDate, 'sent' | 'found'>): string {
+export function unreadDateWords(date: Pick<UnreadStatusDate, 'sent' | 'found' | 'doubt'>): string {
+  if (date.doubt !== undefined) return `${date.sent}, as sent: ${asSentWords(date)}`;
   return date.sent === undefined ? `could not be read (${date.found} found, not a time)` : `${date.sent}, as sent: not an ISO 8601 time`;
 }
 
