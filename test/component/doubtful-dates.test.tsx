@@ -2,8 +2,10 @@ import { render } from '@testing-library/react';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isOverSla, SinceCell } from '../../src/app/applicants/applicant-cells.tsx';
-import { CLOCK_SKEW_MS } from '../../src/kyc/contract/date-doubt.ts';
+import { BatchSince } from '../../src/app/batch/batch-table.tsx';
+import { CLOCK_SKEW_MS, PLACEHOLDER_BEFORE } from '../../src/kyc/contract/date-doubt.ts';
 import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
+import { placementOf } from '../../src/server/state/queue-entry.ts';
 import { candidateSummary } from '../../src/kyc/view/summary.ts';
 import { buildTimeline, currentSince } from '../../src/kyc/view/timeline.ts';
 
@@ -66,7 +68,7 @@ describe('property: a doubtful date is never presented as a plain age', () => {
     fc.assert(
       fc.property(anyDate, (date) => {
         const at = Date.parse(date);
-        const doubtful = Number.isFinite(at) && /^\d{4}-\d\d-\d\dT/.test(date) && at - NOW > CLOCK_SKEW_MS;
+        const doubtful = Number.isFinite(at) && /^\d{4}-\d\d-\d\dT/.test(date) && (at - NOW > CLOCK_SKEW_MS || at < PLACEHOLDER_BEFORE);
         // The queue's dates are the server's reading (readTimestamp): always a time.
         const cell = queueCell(Number.isFinite(at) ? new Date(at).toISOString() : undefined);
         const age = cell.querySelector('[data-age]')?.textContent ?? '';
@@ -85,8 +87,49 @@ describe('property: a doubtful date is never presented as a plain age', () => {
         });
         if (doubtful) expect(text).toMatch(/as sent: (dated in the future|probably a placeholder)/);
         cell.remove();
+        // The batch row's Since column: the service's record as sent (batchRowOf), read at the same clock.
+        const batch = render(<BatchSince statusDate={date} now={NOW} />).container;
+        if (doubtful) {
+          expect(batch.querySelector('[data-doubtful-date]')).not.toBeNull();
+          expect(batch.textContent).not.toMatch(/ago|in \d+ days|yesterday|tomorrow/);
+        }
+        batch.remove();
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('an epoch-zero status date', () => {
+  const epoch = '1970-01-01T00:00:00.000Z';
+
+  it('the page: no step, no "25567 days after the review began": probably a placeholder, shown as sent', () => {
+    const timeline = buildTimeline(
+      record({ status: 'waiting', waitingDate: epoch, inreviewDate: '2026-11-29T10:00:00.000Z' }),
+      new Date(NOW),
+    );
+    expect(timeline.steps.map((step) => [step.field, step.laterExists])).toEqual([['inreviewDate', undefined]]);
+    expect(timeline.unreadDates).toMatchObject([{ field: 'waitingDate', doubt: 'placeholder', current: true, sent: epoch }]);
+    const text = candidateSummary({
+      record: record({ status: 'waiting', waitingDate: epoch }),
+      environment: 'T',
+      role: 'support',
+      now: new Date(NOW),
+    });
+    expect(text).toContain(`Status: Waiting since ${epoch} (as sent: probably a placeholder, not a real date)`);
+  });
+
+  it('the queue: no "20788 d", never over the SLA', () => {
+    const cell = queueCell(epoch);
+    expect(cell.querySelector('[data-doubtful-date="placeholder"]')).not.toBeNull();
+    expect(cell.textContent).not.toMatch(/\d+ d/);
+    expect(cell.querySelector('[data-over-sla]')).toBeNull();
+    expect(isOverSla({ status: 'waiting', since: epoch }, NOW, 24)).toBe(false);
+  });
+
+  it('the queue index orders it with the undated rows (service order), never first by age nor in the SLA count', () => {
+    const placed = placementOf({ status: 'waiting', refId: 'r1', since: 0, position: 7 });
+    expect(placed).toEqual([['u:waiting', '7']]);
+    expect(placementOf({ status: 'waiting', refId: 'r1', since: NOW })).toEqual([['z:waiting', String(NOW)]]);
   });
 });

@@ -89,10 +89,10 @@ function FoundBy({ foundBy, kind, own }: { foundBy: LookupKind; kind: LookupKind
 
 /** "repeat of line 2": a repeated id is looked up once, and its other lines say so. */
 /** The status date of a found row: its time, or, when it cannot be right (date-doubt.ts), as sent with its doubt, never an age. */
-function BatchSince({ statusDate }: { statusDate: string | undefined }) {
+export function BatchSince({ statusDate, now = Date.now() }: { statusDate: string | undefined; now?: number }) {
   const since = statusDate ? new Date(statusDate) : undefined;
   if (!since || Number.isNaN(since.getTime())) return <>—</>;
-  const doubt = dateDoubt(since.getTime(), Date.now());
+  const doubt = dateDoubt(since.getTime(), now);
   if (!doubt) return <TimeStamp date={since} />;
   return (
     <span className="whitespace-normal" data-doubtful-date={doubt}>

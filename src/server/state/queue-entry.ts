@@ -1,4 +1,5 @@
 import { needsAttention } from '../../kyc/contract/certificate-triage.ts';
+import { PLACEHOLDER_BEFORE } from '../../kyc/contract/date-doubt.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { groupOf, type QueueGroup } from '../../kyc/contract/queue-order.ts';
 
@@ -58,13 +59,21 @@ export type SetName = `${'z' | 'u' | 'x'}:${QueueGroup}`;
 /** The score of an entry needing attention whose date is not known: after every date. */
 export const UNDATED_SCORE = 8_640_000_000_000_000;
 
+/**
+ * The date an entry is ordered by: its since, unless that is a placeholder (date-doubt.ts: before 2000,
+ * `1970-01-01`), which orders nothing and counts toward no SLA. Not read against the clock, so that an
+ * entry's place never moves by itself (the sets are rewritten from it).
+ */
+const orderingSince = (entry: IndexEntry) => (entry.since !== undefined && entry.since >= PLACEHOLDER_BEFORE ? entry.since : undefined);
+
 /** Where an entry is: the sets holding its member, with their scores (as text: exact in Redis and in Lua). */
 export function placementOf(entry: IndexEntry): Array<[SetName, string]> {
   const group = groupOf(entry.status);
+  const since = orderingSince(entry);
   const sets: Array<[SetName, string]> = [
-    entry.since === undefined ? [`u:${group}`, String(entry.position ?? 0)] : [`z:${group}`, String(entry.since)],
+    since === undefined ? [`u:${group}`, String(entry.position ?? 0)] : [`z:${group}`, String(since)],
   ];
-  if (needsAttention(entry.certificate)) sets.push([`x:${group}`, String(entry.since ?? UNDATED_SCORE)]);
+  if (needsAttention(entry.certificate)) sets.push([`x:${group}`, String(since ?? UNDATED_SCORE)]);
   return sets;
 }
 
