@@ -6,7 +6,7 @@ import { checkId, MAX_ID_LENGTH } from './lookup.ts';
 import { readArchivedFlag } from './record-reading.ts';
 import { serviceIdFields } from './service-id.ts';
 import { type IdentityAttribute, identityAttributeSchema, readTimestamp } from './schema.ts';
-import { MAX_STATUS_LENGTH } from './status.ts';
+import { MAX_STATUS_LENGTH, readStatus } from './status.ts';
 
 /**
  * One record of the service's list, read for what it carries. Published list records differ: the older
@@ -35,7 +35,7 @@ const ID_FIELDS = ['recordId', '_id', 'refId'] as const;
 
 export function readListRecord(value: unknown, reading: ListReading): ListRecordRead {
   if (!isObject(value)) return { ok: false, reason: 'not an object' };
-  const status = value.status;
+  const status = typeof value.status === 'string' ? readStatus(value.status) : value.status;
   if (status === undefined || status === null || status === '') return { ok: false, reason: 'no status' };
   if (typeof status !== 'string') return { ok: false, reason: 'a status that is not text' };
   // No service sends one: the queue index would not keep it, so it is counted here rather than lost there.

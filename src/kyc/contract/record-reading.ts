@@ -12,6 +12,7 @@ import { JSON_TEXT_ATTRIBUTES } from './identity-values.ts';
 import { mapFromText, readUntypedAttribute } from './identity-forms.ts';
 import { shareNumberTexts, stringifyKeepingNumbers } from './number-text.ts';
 import { attachStructuredFields, markSentAsObject, scalarField, type StructuredField, structuredField } from './other-forms.ts';
+import { readStatus } from './status.ts';
 import { z } from './zod.ts';
 
 /**
@@ -184,7 +185,7 @@ export function readCandidateRecord(input: unknown): RecordReading {
       if (entries) define(record, field, readEntries(field, entries, map, note));
       else note(field, 'an object', value);
     } else {
-      define(record, field, value);
+      define(record, field, field === 'status' ? readStatus(status) : value);
     }
   }
   if (!isId(record.refId) && !isId(record.recordId)) {

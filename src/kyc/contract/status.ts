@@ -2,7 +2,7 @@ import { revealInvisibles } from './invisible.ts';
 
 /**
  * Verification statuses of the facts doc, with their words. The list is open: unknown values render
- * neutrally, as given (unknownStatusLabel). How each looks (colour, icon) is the browser's business:
+ * neutrally, as given (unknownStatusLabel); a known one apart from case is that one (readStatus). How each looks (colour, icon) is the browser's business:
  * src/kyc/view/status-tone.ts.
  */
 export const KNOWN_STATUSES = ['incomplete', 'waiting', 'inreview', 'approved', 'rejected', 'blocked', 'review_requested'] as const;
@@ -67,6 +67,18 @@ export function statusDateFields(status: string): readonly string[] {
 
 export function isKnownStatus(status: string): status is KnownStatus {
   return Object.hasOwn(STATUS_INFO, status);
+}
+
+/**
+ * A status as read from the service: one that is a known status apart from case (`Waiting`, `APPROVED`) is
+ * that status, on the page, the queue, its tabs and SLA, and the batch alike; it is not an unknown one.
+ * ASCII letters only: a look-alike (`blocKed` with U+212A KELVIN SIGN, which lower-cases to `k`) stays
+ * what it is, shown between quotes (unknownStatusLabel).
+ */
+export function readStatus(status: string): string {
+  if (isKnownStatus(status) || !/^[A-Za-z_]{1,64}$/.test(status)) return status;
+  const lower = status.toLowerCase();
+  return isKnownStatus(lower) ? lower : status;
 }
 
 /**
