@@ -133,3 +133,12 @@ describe('an epoch-zero status date', () => {
     expect(placementOf({ status: 'waiting', refId: 'r1', since: NOW })).toEqual([['z:waiting', String(NOW)]]);
   });
 });
+
+describe('a row looked up whose record holds no date', () => {
+  it('says "no date in the service\'s record", never "not known yet"', () => {
+    const cell = render(
+      <SinceCell applicant={{ status: 'waiting', refId: 'r1', dateless: true }} now={NOW} zone="utc" slaHours={24} />,
+    ).container;
+    expect(cell.textContent).toBe("no date in the service's record");
+  });
+});

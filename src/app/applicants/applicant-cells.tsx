@@ -50,7 +50,8 @@ function DoubtfulSince({ since, doubt }: { since: string; doubt: keyof typeof DA
 /**
  * Since when the row has its status (its own date, or the queue index's), with the age and the SLA flag.
  * Without one: "not known yet" only where a date can still come (the index has not read it yet); a status
- * the service never dates (`incomplete`) says so, as "not known yet" would wait for ever.
+ * the service never dates (`incomplete`) says so, as "not known yet" would wait for ever, and so does a
+ * record looked up that holds no date ("no date in the service's record").
  */
 export function SinceCell({
   applicant,
@@ -70,6 +71,13 @@ export function SinceCell({
       return (
         <span className="text-slate-500 italic" data-undated-status>
           not dated by the service
+        </span>
+      );
+    }
+    if (applicant.dateless) {
+      return (
+        <span className="text-slate-500 italic" data-dateless>
+          no date in the service's record
         </span>
       );
     }

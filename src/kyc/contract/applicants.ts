@@ -76,6 +76,8 @@ export const applicantSchema = z.object({
   serviceID: z.optional(z.string()),
   /** Since when the candidate has its status (its `<status>Date`): the record's own, or the queue index's. */
   since: z.optional(z.string()),
+  /** Without `since`: the service's record was read and holds no date of its status (none will come). */
+  dateless: z.optional(z.literal(true)),
   /** The candidate's name, for compliance users only: no longer sent (the queue is read from an index without personal data). */
   name: z.optional(z.string()),
   /**

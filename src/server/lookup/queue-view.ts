@@ -156,6 +156,7 @@ function applicantOf(entry: IndexEntry, compliance: boolean): Applicant {
     ...(entry.blockPassID ? { blockPassID: entry.blockPassID } : {}),
     ...(entry.serviceID ? { serviceID: entry.serviceID } : {}),
     ...(entry.since === undefined ? {} : { since: new Date(entry.since).toISOString() }),
+    ...(entry.since === undefined && entry.dateless ? { dateless: true as const } : {}),
     ...(entry.unreadable ? { unreadable: entry.unreadable } : {}),
     ...(compliance && entry.certificate ? { certificate: entry.certificate } : {}),
     ...(compliance && entry.pictures !== undefined ? { pictures: entry.pictures } : {}),

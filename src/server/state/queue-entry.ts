@@ -19,6 +19,8 @@ export interface IndexEntry {
   since?: number;
   /** Where the service listed it when its date was not known: the order of the rows without a date. */
   position?: number;
+  /** Looked up, and the service's record holds no date of its status: "no date in the service's record", not "not known yet". */
+  dateless?: true;
   isArchived?: boolean;
   blockPassID?: string;
   /** The spec's name for it, where the service sends that (service-id.ts). */
@@ -98,6 +100,7 @@ export function encodeEntry(entry: IndexEntry): string {
     s: entry.status,
     t: entry.since,
     p: entry.position,
+    n: entry.dateless ? 1 : undefined,
     r: entry.recordId,
     f: entry.refId,
     a: entry.isArchived === undefined ? undefined : entry.isArchived ? 1 : 0,
@@ -132,6 +135,7 @@ export function decodeEntry(json: string): IndexEntry | undefined {
     status,
     ...(isFiniteNumber(value.t) ? { since: value.t } : {}),
     ...(isFiniteNumber(value.p) ? { position: value.p } : {}),
+    ...(value.n === 1 ? { dateless: true as const } : {}),
     ...(text(value.r) ? { recordId: text(value.r)! } : {}),
     ...(text(value.f) ? { refId: text(value.f)! } : {}),
     ...(value.a === 0 || value.a === 1 ? { isArchived: value.a === 1 } : {}),

@@ -27,6 +27,8 @@ export interface RecordFacts {
   status: string;
   /** The date it entered `status`, when the record has it (ms). */
   since?: number;
+  /** Read from a whole record that holds no readable date of its status: none is to come from a lookup. */
+  dateless?: true;
   isArchived?: boolean;
   blockPassID?: string;
   serviceID?: string;
@@ -42,7 +44,7 @@ export function factsOfRecord(record: CandidateRecord): RecordFacts {
     status: record.status,
     ...(record.recordId ? { recordId: record.recordId } : {}),
     ...(record.refId ? { refId: record.refId } : {}),
-    ...(Number.isFinite(since) ? { since } : {}),
+    ...(Number.isFinite(since) ? { since } : { dateless: true }),
     ...(typeof record.isArchived === 'boolean' ? { isArchived: record.isArchived } : {}),
     ...serviceIdFields(record),
   };
@@ -258,6 +260,7 @@ export function recordEntry(known: IndexEntry | undefined, facts: RecordFacts): 
     status: facts.status,
     ...(facts.since !== undefined ? { since: facts.since } : sameStatus && known?.since !== undefined ? { since: known.since } : {}),
     ...(facts.since === undefined && !(sameStatus && known?.since !== undefined) ? { position: known?.position ?? 0 } : {}),
+    ...(facts.dateless && !(sameStatus && known?.since !== undefined) ? { dateless: true as const } : {}),
     ...keep('isArchived', facts.isArchived),
     ...keep('blockPassID', facts.blockPassID),
     ...keep('serviceID', facts.serviceID),
