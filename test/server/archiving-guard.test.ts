@@ -113,7 +113,7 @@ describe('the archiving guard', () => {
     await guard.observe('2026-12-12T14:02:00.000Z', lookupAt, log); // 20 days: an ordinary schedule
     await guard.observe(undefined, lookupAt, log);
     await guard.observe('2026-11-22T13:00:00.000Z', lookupAt, log); // before the lookup: set by someone else
-    await guard.observe('not a date', lookupAt, log);
+    await guard.observe(null, lookupAt, log);
     expect(await guard.state()).toBeUndefined();
     await Promise.all([guard.observe(AT, lookupAt, log), guard.observe(AT, lookupAt, log)]);
     await guard.observe(AT, lookupAt, log);
@@ -125,6 +125,18 @@ describe('the archiving guard', () => {
     expect(await guard.refusal(log)).toMatchObject({ status: 409, code: 'archiving_key' });
     expect((await guard.refusal(log))!.message).toContain('set "archiveOnExtract": "accept" for this environment in CONFIG_FILE');
     expect(warnings).toHaveLength(1);
+  });
+
+  it('attack: a willArchiveAtDate that is no date ("soon", a number) is the finding, its date unknown, the value never logged', async () => {
+    for (const value of ['soon', { notADate: 'a number' }]) {
+      const { warnings, log } = capture();
+      const guard = createArchivingGuard({ accept: false });
+      await guard.observe(value, lookupAt, log);
+      expect(await guard.refusal(log)).toMatchObject({ status: 409, code: 'archiving_key' });
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/^WARNING: .*a form that is no date \(its value is not logged\)/);
+      expect(warnings[0]).not.toContain('soon');
+    }
   });
 
   it('with the setting, detects and warns but never refuses', async () => {

@@ -38,7 +38,7 @@ const waiting = (n: number) => ({
  * willArchiveAtDate 10 s later; `listArchives`: so do the list's records. Once a record's date has
  * passed, it comes back archived, without identities, as the real service's would.
  */
-async function wholeRecordService(options: { lookupArchives: boolean; listArchives: boolean }) {
+async function wholeRecordService(options: { lookupArchives: boolean; listArchives: boolean; listDate?: unknown }) {
   const upstream = await startFakeUpstream();
   const deletedAt = new Map<string, number>();
   const recordOf = (n: number, archives: boolean) => {
@@ -51,7 +51,9 @@ async function wholeRecordService(options: { lookupArchives: boolean; listArchiv
   };
   upstream.behave = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const list = req.url!.includes('/applicants');
-    const records = [0, 1, 2].map((n) => recordOf(n, options.listArchives));
+    const records = [0, 1, 2].map((n) =>
+      options.listDate === undefined ? recordOf(n, options.listArchives) : { ...waiting(n), willArchiveAtDate: options.listDate },
+    );
     const data = list
       ? { records: req.url!.includes('/applicants/waiting') || req.url!.includes('/applicants?') ? records : [], total: 3 }
       : recordOf(Number(req.url!.split('whole-')[1]), options.lookupArchives);
@@ -164,6 +166,18 @@ describe('the crawler without a status-level key: the list is never the read tha
     await app.crawl();
     expect(listRequests(upstream).length).toBe(read);
   });
+
+  for (const listDate of [1764549409000, 'soon', { at: 'soon' }]) {
+    it(`attack: a list page whose records carry willArchiveAtDate ${JSON.stringify(listDate)} (no ISO text) is the finding all the same`, async () => {
+      const upstream = await wholeRecordService({ lookupArchives: false, listArchives: true, listDate });
+      const { app } = await appOn(upstream);
+      expect((await app.get('/api/candidates/refId/whole-0', COMPLIANCE)).status).toBe(200);
+      await app.crawl();
+      // Before: a date that was not text was passed over, and the crawler went on reading with the key.
+      expect(apiMetaSchema.parse(JSON.parse((await app.get('/api/meta', SUPPORT)).body)).archivingKey).toMatchObject({ accepted: false });
+      expect((await app.get('/api/candidates/refId/whole-1', COMPLIANCE)).status).toBe(409);
+    });
+  }
 });
 
 /** `n` waiting candidates as the older notes list them: no date, so the crawler looks each one up. */

@@ -26,6 +26,17 @@ export function archivesOnExtract(willArchiveAtDate: unknown, lookupAtMs: number
   return after > -CLOCK_SKEW_MS && after < ARCHIVES_ON_EXTRACT_WITHIN_MS ? new Date(at) : undefined;
 }
 
+/**
+ * Whether `willArchiveAtDate` says the key archives, its date unknown: the field is there (not absent, not
+ * null) but holds no timestamp the contract reads (readTimestamp): a number (`1764549409000`, milliseconds
+ * perhaps, never guessed), text that is no date (`"soon"`), an object, a list, true or false. Only a key that
+ * archives after extract sends the field at all (upstream-api-facts.md), and a date that cannot be read
+ * cannot show that the deletion is far off or was another key's: it is taken for this key's, now.
+ */
+export function archivesWithoutDate(willArchiveAtDate: unknown): boolean {
+  return willArchiveAtDate !== undefined && willArchiveAtDate !== null && readTimestamp(willArchiveAtDate) === undefined;
+}
+
 /** Two full lookups of one candidate this far apart or more can tell a key whose delay is a day or more (movedWithLookup). */
 export const MOVED_APART_MS = 30_000;
 

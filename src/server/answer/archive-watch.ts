@@ -3,14 +3,21 @@ import { PassThrough } from 'node:stream';
 import zlib from 'node:zlib';
 import { brokenOff } from '../http/api-failure.ts';
 import { AnswerScan, type JsonPath, QuietReader, type ScannedBody } from './answer-scan.ts';
+import type { ScalarKind } from './json-bytes.ts';
 import { readPiecesInTurns } from './pieces-in-turns.ts';
 import type { TextPiece } from './text-piece.ts';
 
 /**
- * What a full-level answer's body showed of `willArchiveAtDate`: its value; `null` when the body was read
- * to its end without it; `undefined` when it was not read to its end (cut, or an encoding Node cannot read).
+ * What a full-level answer's body showed of `willArchiveAtDate`: its value (text), or the kind of a value
+ * that is no text or too long to be a date (NotADate); `null` when the body was read to its end without it
+ * (or with it null); `undefined` when it was not read to its end (cut, or an encoding Node cannot read).
  */
-export type Scan = string | null | undefined;
+export type Scan = string | NotADate | null | undefined;
+
+/** `willArchiveAtDate` holding no date: its kind only (never its value: it goes to the log's warning). */
+export interface NotADate {
+  notADate: 'a number' | 'true or false' | 'an object' | 'a list' | 'text too long for a date' | 'empty text';
+}
 
 /** Where the service puts it: the record is the envelope's `data`. */
 const FIELD_PATH = ['data', 'willArchiveAtDate'] as const;
@@ -30,7 +37,7 @@ class ArchiveField extends QuietReader {
 
   constructor(
     private readonly path: JsonPath,
-    private readonly onFound: (value: string) => void,
+    private readonly onFound: (value: string | NotADate) => void,
     private readonly onAbsent: () => void,
   ) {
     super();
@@ -50,6 +57,21 @@ class ArchiveField extends QuietReader {
     if (!this.seen && this.path.at(FIELD_PATH)) this.value = '';
   }
 
+  // Any value but null is the field (issue: a number or an object was missed, and the key not flagged).
+  override open(bracket: '{' | '['): void {
+    if (!this.seen && this.path.at(FIELD_PATH)) this.found({ notADate: bracket === '{' ? 'an object' : 'a list' });
+  }
+
+  override scalar(kind: ScalarKind): void {
+    if (kind === 'null' || this.seen || !this.path.at(FIELD_PATH)) return;
+    this.found({ notADate: kind === 'number' ? 'a number' : 'true or false' });
+  }
+
+  private found(value: string | NotADate): void {
+    this.seen = true;
+    this.onFound(value);
+  }
+
   override text(piece: TextPiece, inKey: boolean): void {
     if (this.value !== undefined && !inKey) this.value = (this.value + piece.head(MAX_ARCHIVE_DATE + 1)).slice(0, MAX_ARCHIVE_DATE + 1);
   }
@@ -57,9 +79,9 @@ class ArchiveField extends QuietReader {
   override endString(): void {
     const value = this.value;
     this.value = undefined;
-    if (value === undefined || value.length === 0 || value.length > MAX_ARCHIVE_DATE) return;
-    this.seen = true;
-    this.onFound(value);
+    if (value === undefined) return;
+    if (value.length === 0) this.found({ notADate: 'empty text' });
+    else this.found(value.length > MAX_ARCHIVE_DATE ? { notADate: 'text too long for a date' } : value);
   }
 }
 

@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import type { ArchivingKey, EnvironmentInfo } from '../../kyc/contract/api.ts';
-import { ARCHIVES_ON_EXTRACT_SETTING, archivesOnExtract } from '../../kyc/contract/archiving.ts';
+import { ARCHIVES_ON_EXTRACT_SETTING, archivesOnExtract, archivesWithoutDate } from '../../kyc/contract/archiving.ts';
 import { createSightings } from './archive-sightings.ts';
 import { readToTheEnd, type Scan } from '../answer/archive-watch.ts';
 import { type ArchivingFindings, findingName, findingsInStore } from './archiving-findings.ts';
@@ -120,7 +120,11 @@ export function createArchivingGuard(options: ArchivingGuardOptions): ArchivingG
       return refused ? { ok: false, failure: refused } : passOf(guard, release, options.maxResponseBytes ?? Number.POSITIVE_INFINITY, log);
     },
     async observe(willArchiveAtDate, lookupAtMs, log, candidate) {
-      const at = archivesOnExtract(willArchiveAtDate, lookupAtMs) ?? sightings.moved(candidate, willArchiveAtDate, lookupAtMs);
+      // A value that is no readable date (a number, "soon", an object) is the signal all the same, its date unknown.
+      const at =
+        archivesOnExtract(willArchiveAtDate, lookupAtMs) ??
+        sightings.moved(candidate, willArchiveAtDate, lookupAtMs) ??
+        (archivesWithoutDate(willArchiveAtDate) ? 'unknown' : undefined);
       if (!at || finding.pending()) return;
       let stored: boolean;
       try {
@@ -156,10 +160,10 @@ function passOf(guard: ArchivingGuard, release: Release, maxBytes: number, log: 
       const onAbsent = () => release(false);
       const onDone = async (scan: Scan) => {
         try {
-          if (typeof scan === 'string') await guard.observe(scan, lookupAtMs, log, candidate);
+          if (scan !== null && scan !== undefined) await guard.observe(scan, lookupAtMs, log, candidate);
         } finally {
-          // Known not to archive: a body read whole without a close date (an ordinary one is not).
-          release(scan === null || (typeof scan === 'string' && !archivesOnExtract(scan, lookupAtMs)));
+          // Known not to archive: a body read whole without a close date (an ordinary one is not), nor one that is no date.
+          release(scan === null || (typeof scan === 'string' && !archivesOnExtract(scan, lookupAtMs) && !archivesWithoutDate(scan)));
         }
       };
       return readToTheEnd(outcome.response, { maxBytes, until, onDone, onAbsent });
@@ -259,10 +263,14 @@ function unreadable(error: unknown): ApiFailure {
   );
 }
 
-function detectedWarning(of: string, at: Date, lookupAtMs: number, accept: boolean): string {
+function detectedWarning(of: string, at: Date | 'unknown', lookupAtMs: number, accept: boolean): string {
+  const when =
+    at === 'unknown'
+      ? 'carried willArchiveAtDate in a form that is no date (its value is not logged), so the deletion is scheduled at a time not known'
+      : `scheduled the candidate's identity data for deletion ${elapsedText(at.getTime() - lookupAtMs)} after the lookup`;
   return (
     `WARNING: the KYC API key${of} archives identity data after each full lookup ("archive after extract"): a full answer ` +
-    `scheduled the candidate's identity data for deletion ${elapsedText(at.getTime() - lookupAtMs)} after the lookup. ` +
+    `${when}. ` +
     (accept
       ? `${ARCHIVES_ON_EXTRACT_SETTING} is set: full lookups go on, and each one deletes what it shows.`
       : `Full lookups are refused from now on (409 archiving_key); use a key without "archive after extract", or set ${ARCHIVES_ON_EXTRACT_SETTING} in CONFIG_FILE.`)

@@ -128,11 +128,16 @@ async function watchArchiving(deps: ListDeps, records: readonly unknown[], asked
   if (deps.hasStatusKey) return;
   for (const record of records) {
     const { willArchiveAtDate, refId, recordId, _id } = (record ?? {}) as Record<string, unknown>;
-    // As a lookup's watch (archive-watch.ts): a longer value is no date, and only its start was kept.
-    if (typeof willArchiveAtDate !== 'string' || willArchiveAtDate.length > MAX_ARCHIVE_DATE) continue;
+    // As a lookup's watch (archive-watch.ts): any value but null is the field; one that is no date (a number,
+    // an object, text longer than a date, of which only the start was kept) says it with its date unknown.
+    if (willArchiveAtDate === undefined || willArchiveAtDate === null) continue;
+    const value =
+      typeof willArchiveAtDate === 'string' && willArchiveAtDate.length > MAX_ARCHIVE_DATE
+        ? { notADate: 'text too long for a date' }
+        : willArchiveAtDate;
     const id = [refId, recordId, _id].find((value) => typeof value === 'string');
     const kind = id === refId ? 'refId' : 'recordId';
-    await deps.archiving.observe(willArchiveAtDate, askedAt, deps.log, id === undefined ? undefined : `${kind}:${id}`);
+    await deps.archiving.observe(value, askedAt, deps.log, id === undefined ? undefined : `${kind}:${id}`);
   }
 }
 
