@@ -186,4 +186,35 @@ describe('the archive-after-extract warning', () => {
     expect(upcoming.getAttribute('datetime')).toBe(at.toISOString());
     expect(upcoming.textContent).toMatch(/ UTC$/);
   });
+
+  it('attack: a willArchiveAtDate that is no ISO text (a number) still warns, with the value as sent and the time unknown', async () => {
+    const { requests } = show({ ...base, willArchiveAtDate: 1764549409000 as never });
+    const warning = await screen.findByTestId('archive-warning');
+    expect(warning).toHaveAttribute('role', 'alert');
+    expect(warning).toHaveTextContent(
+      "This API key archives identity data after each lookup: the service will delete this candidate's identity data, at a time this answer does not give as a date (willArchiveAtDate: 1764549409000)",
+    );
+    expect(warning.querySelector('bdi code')).toHaveTextContent(/^1764549409000$/);
+    expect(warning).toHaveTextContent('This lookup started the deletion; it cannot be undone.');
+    expect(warning.querySelector('time')).toBeNull();
+    await waitFor(() => expect(requests.filter((url) => url === '/api/meta').length).toBeGreaterThanOrEqual(2));
+  });
+
+  it('attack: text that is no date ("soon") or an object warns too, naming its kind, not its value; for a support user too', async () => {
+    for (const [value, role] of [
+      ['soon', 'compliance'],
+      [{ at: 'soon' }, 'compliance'],
+      ['soon', 'support'],
+    ] as const) {
+      stubApi({
+        candidates: { [PATH]: () => envelope({ ...base, willArchiveAtDate: value as never }) },
+        session: { mode: 'proxy', user: 'u', role },
+      });
+      renderWithProviders('/candidates/refId/ref-1');
+      const warning = await screen.findByTestId('archive-warning');
+      expect(warning).toHaveTextContent(/\(willArchiveAtDate: (text|an object), not shown\)/);
+      expect(warning).not.toHaveTextContent('soon');
+      cleanup();
+    }
+  });
 });

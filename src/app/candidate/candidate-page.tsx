@@ -16,7 +16,7 @@ import { noteRecentStatus, rememberLookup } from '../recent/recent-lookups.ts';
 import { candidatePath, lookupNoteOf, parseCandidatePath } from '../routes.ts';
 import { usePageSession } from '../session/session-end.ts';
 import { usePhoneWidth } from '../ui/phone-width.ts';
-import { ArchiveWarning } from './archive-warning.tsx';
+import { ArchiveWarning, archiveWarningOf } from './archive-warning.tsx';
 import { CandidateActivity } from './candidate-activity.tsx';
 import { candidateQueries, progressKeyOf } from './candidate-queries.ts';
 
@@ -106,13 +106,13 @@ function useCandidateLookup(kind: LookupKind, id: string) {
     rememberLookup({ kind, id, status, environment: named, at: new Date().toISOString() });
   }, [kind, id, status, named]);
 
-  const detected = archivesAt !== undefined || refused;
+  const archiveWarning = archiveWarningOf(archivesAt, clock?.offsetMs ?? 0, query.data);
+  const detected = archiveWarning !== undefined || refused;
   useEffect(() => {
     // The server now knows the key archives: the home page learns it from /api/meta.
     if (detected) void queryClient.invalidateQueries({ queryKey: metaQueries.all() });
   }, [detected, queryClient]);
 
-  const archiveWarning = archivesAt && { at: archivesAt, clockOffsetMs: clock?.offsetMs ?? 0 };
   return {
     environment,
     info,
