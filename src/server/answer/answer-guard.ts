@@ -4,6 +4,7 @@ import { EnvelopeWatch, ErrorMembers } from './envelope-members.ts';
 import { envelopeStart, MAX_ENVELOPE_PREFIX, type Opening } from './envelope-start.ts';
 import { JsonIncompleteError, JsonTooDeepError } from './json-tokens.ts';
 import { type AskedCandidate, AskedIdWatch } from './asked-id-watch.ts';
+import type { NotAnId } from '../../kyc/contract/lookup.ts';
 import { type KeySearch, KeyWatch } from './key-watch.ts';
 import { turns } from './turns.ts';
 
@@ -49,8 +50,10 @@ export class AnswerGuardError extends Error {
     readonly problem: GuardProblem,
     /** For `error_envelope`: the envelope's bytes, or its members read after the record, for the error it states. */
     readonly stated?: StatedError,
-    /** For `repeated_member`: the member given twice; for `other_candidate`, the id the record gave. */
+    /** For `repeated_member`: the member given twice. */
     readonly member?: string,
+    /** For `other_candidate`: the id the record gave, or the kind of a value that is no id. */
+    readonly answered?: string | NotAnId,
   ) {
     super(PROBLEMS[problem]);
   }
@@ -87,7 +90,7 @@ function statedCollector(max: number) {
 /** What the answer's readers have seen wrong so far, the worst first. */
 function problemSeen(scan: AnswerScan, keyWatch: KeyWatch, envelope: EnvelopeWatch, ids?: AskedIdWatch): AnswerGuardError | undefined {
   if (keyWatch.found) return new AnswerGuardError('key_reflected');
-  if (ids?.other !== undefined) return new AnswerGuardError('other_candidate', undefined, ids.other);
+  if (ids?.other !== undefined) return new AnswerGuardError('other_candidate', undefined, undefined, ids.other);
   const repeated = envelope.keys.repeated;
   if (repeated) return new AnswerGuardError('repeated_member', undefined, repeated);
   if (!scan.failure) return undefined;

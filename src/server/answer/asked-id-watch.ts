@@ -1,5 +1,6 @@
-import { answeredOther, type LookupKind } from '../../kyc/contract/lookup.ts';
+import { answeredOther, type LookupKind, type NotAnId } from '../../kyc/contract/lookup.ts';
 import { type JsonPath, QuietReader } from './answer-scan.ts';
+import type { ScalarKind } from './json-bytes.ts';
 import { BoundedText, type TextPiece } from './text-piece.ts';
 
 /** The candidate a lookup asked for: the answer's record must not be another's. */
@@ -21,8 +22,8 @@ const MAX_ID_TEXT = 4096;
  * the first: a body that names it twice is parsed by the browser with the last one.
  */
 export class AskedIdWatch extends QuietReader {
-  /** The id read that is another candidate's (the first such one), cut to MAX_ID_TEXT. */
-  other: string | undefined;
+  /** The id read that is another candidate's (the first such one), cut to MAX_ID_TEXT; or one that is no id (NotAnId). */
+  other: string | NotAnId | undefined;
   settled = false;
   private reading: BoundedText | undefined;
 
@@ -52,16 +53,30 @@ export class AskedIdWatch extends QuietReader {
     const reading = this.reading;
     this.reading = undefined;
     if (!reading) return;
-    const value = reading.text();
+    this.compare(reading.text());
+  }
+
+  /** Text, or a number's JSON text as sent (`12345`, not as JavaScript would write it back). */
+  private compare(value: string): void {
     // Past any id's length: no candidate asked for, whatever its start says.
     const other = value.length > MAX_ID_TEXT ? value.slice(0, MAX_ID_TEXT) : answeredOther(value, this.asked.id);
     this.other ??= other;
     this.settled = true;
   }
 
-  override scalar(): void {
-    // Not text (a number, null): no id to compare, as a record without it.
-    if (this.path.at(['data', this.asked.kind])) this.settled = true;
+  override scalar(kind: ScalarKind, bytes: Buffer, from: number, to: number): void {
+    if (!this.path.at(['data', this.asked.kind])) return;
+    // null: no id, as a record without it. A number is compared by its text as sent (before: not compared at all).
+    if (kind === 'number') this.compare(bytes.toString('latin1', from, Math.min(to, from + MAX_ID_TEXT + 1)));
+    else if (kind !== 'null') this.other ??= { notAnId: 'true or false' };
+    this.settled = true;
+  }
+
+  override open(bracket: '{' | '['): void {
+    // An object or a list cannot be shown to be the asked candidate's id: refused as not provably theirs.
+    if (!this.path.at(['data', this.asked.kind])) return;
+    this.other ??= { notAnId: bracket === '{' ? 'an object' : 'a list' };
+    this.settled = true;
   }
 
   override close(): void {

@@ -1,3 +1,4 @@
+import type { NotAnId } from '../../kyc/contract/lookup.ts';
 import type { ApiErrorBody } from '../../kyc/contract/api.ts';
 import { API_ERRORS, type ApiErrorCode } from '../../kyc/contract/api-errors.ts';
 import { readsFullRecord, type Role } from '../../kyc/contract/roles.ts';
@@ -97,9 +98,17 @@ export class ApiFailure extends Error {
 
 /**
  * The refusal of an answer whose record is another candidate's (answeredOther in the contract's lookup.ts):
- * nothing of it is sent, only the id it gave, cut as an audit line cuts an id (audit-line.ts).
+ * nothing of it is sent, only the id it gave, cut as an audit line cuts an id (audit-line.ts); or, for an id
+ * that is no text nor number (NotAnId), its kind: such a record cannot be shown to be the asked candidate's.
  */
-export function otherCandidate(kind: string, asked: string, answered: string): ApiFailure {
+export function otherCandidate(kind: string, asked: string, answered: string | NotAnId): ApiFailure {
+  if (typeof answered !== 'string') {
+    return new ApiFailure(
+      'other_candidate',
+      `Asked for ${kind} ${asked}, the KYC service answered with a record whose ${kind} is ${answered.notAnId}, not an id, so it cannot be shown to be the candidate looked up. Nothing of it was sent. Something in front of the service (a cache, a gateway) may be answering wrongly.`,
+      { answeredId: `(${answered.notAnId})` },
+    );
+  }
   const shown = [...answered].length > 256 ? `${[...answered].slice(0, 256).join('')}…` : answered;
   return new ApiFailure(
     'other_candidate',

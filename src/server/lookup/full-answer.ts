@@ -225,7 +225,7 @@ const KEY_REFLECTED_WARNING =
 function guardFailure(error: Error, { stated, asked }: Pick<FullAnswer, 'stated' | 'asked'>): ApiFailure {
   if (!(error instanceof AnswerGuardError)) return brokenOff(error);
   if (error.problem === 'key_reflected') return KEY_IN_ANSWER;
-  if (error.problem === 'other_candidate') return otherCandidate(asked.kind, asked.id, error.member ?? '');
+  if (error.problem === 'other_candidate') return otherCandidate(asked.kind, asked.id, error.answered ?? '');
   // `status` or `data` given twice: a record at one level and an error at the other, so neither here.
   if (error.problem === 'repeated_member') return repeatedMember(error.member ?? 'status');
   // The service's error envelope with a success status: the error it states, not an unreadable record.
