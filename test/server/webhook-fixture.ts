@@ -156,7 +156,8 @@ export async function agreeingService(options: { delayMs?: number } = {}) {
       if (holding) return;
       let delivery: Record<string, unknown>;
       try {
-        delivery = JSON.parse(body);
+        // A BOM before the JSON is read as the receiver reads it (webhook-delivery.ts).
+        delivery = JSON.parse(body.replace(/^\uFEFF/, ''));
       } catch {
         return;
       }

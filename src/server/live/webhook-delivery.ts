@@ -7,28 +7,38 @@ import {
   webhookPingSchema,
 } from '../../kyc/contract/live-events.ts';
 import { readTimestamp } from '../../kyc/contract/record-fields.ts';
+import { isPlainObject } from '../../kyc/contract/record-reading.ts';
 import type { WebhookAuditEntry } from '../audit/webhook-lines.ts';
-
-/** What a signed body says: a test delivery (a ping, which names no candidate) or a delivery of an event. */
-export type ReadDelivery =
-  | { kind: 'ping'; clientId: string; event: string }
-  | { kind: 'delivery'; clientId: string; event: string; delivery: WebhookDelivery };
+import { whyNotADelivery, withIdsAsText } from './delivery-fields.ts';
 
 /**
- * A signed body read; undefined when it is not JSON of a ping's or a delivery's shape (what it held is
- * never repeated). A ping is read first: it needs no refId or recordId, and its `isPing` may come as "true".
+ * What a signed body says: a test delivery (a ping, which names no candidate), a delivery of an event, or
+ * neither, with why in words that name the field and never repeat what it held (delivery-fields.ts).
  */
-export function readDelivery(body: Buffer): ReadDelivery | undefined {
+export type ReadDelivery =
+  | { kind: 'ping'; clientId: string; event: string }
+  | { kind: 'delivery'; clientId: string; event: string; delivery: WebhookDelivery }
+  | { kind: 'unreadable'; reason: string };
+
+/**
+ * A signed body read. A ping is read first: it needs no refId or recordId, and its `isPing` may come as
+ * "true". A UTF-8 BOM before the JSON is passed over (the signature was checked over the bytes as sent),
+ * and an id sent as a whole number is read as its digits (withIdsAsText).
+ */
+export function readDelivery(body: Buffer): ReadDelivery {
   let json: unknown;
   try {
-    json = JSON.parse(body.toString('utf8'));
+    const text = body.toString('utf8');
+    // The parser's own message is never repeated: it quotes the body.
+    json = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch {
-    return undefined;
+    return { kind: 'unreadable', reason: 'it is not JSON' };
   }
+  if (isPlainObject(json)) json = withIdsAsText(json);
   const ping = webhookPingSchema.safeParse(json);
   if (ping.success) return { kind: 'ping', clientId: ping.data.clientId, event: ping.data.event };
   const parsed = webhookDeliverySchema.safeParse(json);
-  if (!parsed.success) return undefined;
+  if (!parsed.success) return { kind: 'unreadable', reason: whyNotADelivery(json) };
   return { kind: 'delivery', clientId: parsed.data.clientId, event: parsed.data.event, delivery: parsed.data };
 }
 

@@ -144,7 +144,10 @@ async function receive(
     return refused(new ApiFailure('webhook_signature_invalid', SIGNATURE_CAUSES[cause].answer));
   }
   const read = readDelivery(body);
-  if (!read) return refused(new ApiFailure('webhook_delivery_invalid', 'The body is not a webhook delivery this server reads.'));
+  if (read.kind === 'unreadable') {
+    // The answer is all the service's console shows of a refusal: it names the field, never its value.
+    return refused(new ApiFailure('webhook_delivery_invalid', `The body is not a webhook delivery this server reads: ${read.reason}.`));
+  }
   const event = eventLabel(read.event);
   /** A delivery taken (or known already, or a ping): counted, and 200 with what became of it. */
   const taken = (result: 'accepted' | 'duplicate' | 'ping') => {

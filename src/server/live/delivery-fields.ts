@@ -1,0 +1,68 @@
+import { isPlainObject, kindOf } from '../../kyc/contract/record-reading.ts';
+
+/**
+ * Be liberal in what you read, and name what is missing: what a webhook body holds where its required
+ * fields are, in words the service's console shows as they are (the refusal's message is all it shows).
+ * A field is named with what was expected and the kind of what came, never what it held.
+ */
+
+/** The ids a delivery may name, each a string in the documentation. */
+const ID_FIELDS = ['guid', 'clientId', 'recordId', 'refId'] as const;
+/** The longest an id or the event may be (live-events.ts). */
+const MAX_ID_LENGTH = 256;
+const MAX_EVENT_LENGTH = 64;
+
+/**
+ * The body with each id sent as a whole number read as its digits: the same id as text, nothing guessed
+ * (the receiver confirms the candidate with the service under that id before anyone is told). A number
+ * past 2^53 is left as it came (its digits were not read exactly), and so is a negative or fractional one:
+ * neither is an id, and each is named where it is required.
+ */
+export function withIdsAsText(body: Record<string, unknown>): Record<string, unknown> {
+  let read: Record<string, unknown> | undefined;
+  for (const field of ID_FIELDS) {
+    const value = Object.hasOwn(body, field) ? body[field] : undefined;
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) continue;
+    read ??= { ...body };
+    read[field] = String(value);
+  }
+  return read ?? body;
+}
+
+/**
+ * Why a body read as JSON (its ids as withIdsAsText reads them) is neither a ping nor a delivery: the
+ * first required field that is missing or cannot be read, by its name and what was expected.
+ */
+export function whyNotADelivery(json: unknown): string {
+  if (!isPlainObject(json)) return `it is ${kindOf(json)}, not a JSON object`;
+  const isPing = json.isPing === true || json.isPing === 'true';
+  // A test delivery needs its client id only: it names no candidate.
+  const required: [string, number][] = isPing
+    ? [['clientId', MAX_ID_LENGTH]]
+    : [
+        ['guid', MAX_ID_LENGTH],
+        ['event', MAX_EVENT_LENGTH],
+        ['clientId', MAX_ID_LENGTH],
+      ];
+  for (const [field, max] of required) {
+    const why = whyNotText(ownField(json, field), max);
+    if (why) return why.missing ? `${field} is missing (${why.text})` : `${field}: ${why.text}`;
+  }
+  const recordId = whyNotText(ownField(json, 'recordId'), MAX_ID_LENGTH);
+  const refId = whyNotText(ownField(json, 'refId'), MAX_ID_LENGTH);
+  if (recordId && refId) {
+    const said = (why: { missing: boolean; text: string }) => (why.missing ? 'missing' : why.text);
+    return `neither recordId (${said(recordId)}) nor refId (${said(refId)}) names the candidate`;
+  }
+  return 'its fields are not of a delivery’s shape';
+}
+
+const ownField = (json: Record<string, unknown>, field: string): unknown => (Object.hasOwn(json, field) ? json[field] : undefined);
+
+/** What is wrong with a field that must be non-empty text of at most `max` characters; undefined when nothing is. */
+function whyNotText(value: unknown, max: number): { missing: boolean; text: string } | undefined {
+  if (value === undefined || value === null || value === '') return { missing: true, text: 'text expected' };
+  if (typeof value !== 'string') return { missing: false, text: `text expected, ${kindOf(value)} found` };
+  if (value.length > max) return { missing: false, text: `at most ${max} characters expected, ${value.length} found` };
+  return undefined;
+}
