@@ -1,3 +1,4 @@
+import { declaredCharset } from './answer-charset.ts';
 import type { ScalarKind, TokenSink } from './json-bytes.ts';
 import type { TextPiece } from './text-piece.ts';
 import { JsonSyntaxError, JsonTokenizer } from './json-tokens.ts';
@@ -42,12 +43,17 @@ export class JsonPath {
 export class AnswerScan implements TokenSink {
   readonly path = new JsonPath();
   private readers: AnswerReader[] = [];
-  private readonly tokenizer = new JsonTokenizer(this);
+  private readonly tokenizer: JsonTokenizer;
   private started = false;
   /** Set once the body is seen not to be JSON (or incomplete at its end): nothing more is read. */
   failure: JsonSyntaxError | undefined;
   /** The body ended as one whole JSON value. */
   ended = false;
+
+  /** `charset`: the one the answer declares, when it is not UTF-8 (answer-charset.ts's declaredCharset). */
+  constructor(charset?: string) {
+    this.tokenizer = new JsonTokenizer(this, charset);
+  }
 
   /** A reader sees every token from the first byte: it must be added before it. */
   add(reader: AnswerReader): void {
@@ -144,5 +150,5 @@ export type ScannedBody = UpstreamBody & { scan?: AnswerScan };
  * then feeds itself with each chunk and the end. Either way the body is tokenized once.
  */
 export function scanOf(body: ScannedBody): { scan: AnswerScan; fed: boolean } {
-  return body.scan ? { scan: body.scan, fed: true } : { scan: new AnswerScan(), fed: false };
+  return body.scan ? { scan: body.scan, fed: true } : { scan: new AnswerScan(declaredCharset(body.headers?.['content-type'])), fed: false };
 }

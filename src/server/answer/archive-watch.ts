@@ -1,3 +1,4 @@
+import { declaredCharset } from './answer-charset.ts';
 import type http from 'node:http';
 import { PassThrough } from 'node:stream';
 import zlib from 'node:zlib';
@@ -108,7 +109,7 @@ export function watchWillArchiveAt(
   };
   const decoder = decoderFor(upstreamRes.headers['content-encoding']);
   if (decoder === null) return void finish(undefined);
-  const scan = decoder || !shared ? new AnswerScan() : shared;
+  const scan = decoder || !shared ? new AnswerScan(declaredCharset(upstreamRes.headers['content-type'])) : shared;
   scan.add(new ArchiveField(scan.path, finish, () => (done ? undefined : onAbsent())));
   const read = (chunk: Buffer) => {
     if (!scan.write(chunk)) finish(undefined);
@@ -167,7 +168,8 @@ export function readToTheEnd(
 ): ScannedBody {
   // The one scan of the body, fed here before the copy gets each chunk: the copy's readers add theirs to it.
   // A compressed body is scanned inflated, apart: its readers refuse it.
-  const scan = encodingOf(source.headers['content-encoding']) === '' ? new AnswerScan() : undefined;
+  const charset = declaredCharset(source.headers['content-type']);
+  const scan = encodingOf(source.headers['content-encoding']) === '' ? new AnswerScan(charset) : undefined;
   const copy = Object.assign(new PassThrough(), { headers: source.headers, statusCode: source.statusCode, complete: false, scan });
   // Its readers listen when they care; a copy nobody reads any more must not throw.
   copy.on('error', () => {});

@@ -1,4 +1,4 @@
-import { StringDecoder } from 'node:string_decoder';
+import { type TextDecoding, textDecoding } from './answer-charset.ts';
 import { ESCAPES, HEX, hasControl, isPlainAscii, SCALAR_BYTE, SCALAR_END, scalarKind, type TokenSink, WS } from './json-bytes.ts';
 import { PLAIN_NO_SPACE_OR_EQ, StringRuns, UNCHECKED } from './string-runs.ts';
 import { PieceBuilder } from './text-piece.ts';
@@ -43,8 +43,8 @@ interface OpenString {
   key: boolean;
   /** A key's pieces, joined at its end (a value's are handed on as they come). */
   pieces: string[];
-  /** Made at the string's first byte over 0x7f. */
-  decoder?: StringDecoder;
+  /** Made at the string's first byte over 0x7f: UTF-8's, or the declared charset's (answer-charset.ts). */
+  decoder?: TextDecoding;
   /** The decoder may hold the first bytes of a character not yet complete. */
   pending: boolean;
   /** The piece being read has had an escape or a UTF-8 decode: it is not the bytes as they are. */
@@ -66,7 +66,11 @@ export class JsonTokenizer {
   /** The one piece handed on for every piece of every string. */
   private readonly piece = new PieceBuilder();
 
-  constructor(private readonly sink: TokenSink) {}
+  /** `charset`: the one the answer declares, when it is not UTF-8 (answer-charset.ts's declaredCharset). */
+  constructor(
+    private readonly sink: TokenSink,
+    private readonly charset?: string,
+  ) {}
 
   /**
    * Reads a chunk, emitting its tokens; throws JsonSyntaxError at the first byte that is not JSON. `read`:
@@ -235,7 +239,7 @@ export class JsonTokenizer {
     if (ascii && !s.pending) return void this.piece.addRun(buf, from, to, known === PLAIN_NO_SPACE_OR_EQ);
     const run = buf.subarray(from, to);
     s.decoded = true;
-    s.decoder ??= new StringDecoder('utf8');
+    s.decoder ??= textDecoding(this.charset);
     s.pending = !ascii && buf[to - 1]! >= 0x80;
     this.piece.addText(s.decoder.write(run));
   }

@@ -1,0 +1,105 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { declaredCharset } from '../../src/server/answer/answer-charset.ts';
+import type { TokenSink } from '../../src/server/answer/json-bytes.ts';
+import { JsonTokenizer } from '../../src/server/answer/json-tokens.ts';
+import { startFakeUpstream } from './fake-upstream.ts';
+import { startTestApp, testEnvironment } from './http.ts';
+import { getBytes, reassemble } from './parts.ts';
+import { as, cleanupsAfterEach, proxyAccess } from './user-lookups.ts';
+
+/**
+ * An answer declaring a charset other than UTF-8 (`application/json; charset=ISO-8859-1`) is read in
+ * that charset where Node's TextDecoder knows it: "Silvão", never "Silv\uFFFDo". An answer declaring
+ * none, or UTF-8, is read as UTF-8, as before.
+ */
+const cleanups = cleanupsAfterEach();
+
+async function serviceAnswering(contentType: string, body: Buffer) {
+  const upstream = await startFakeUpstream();
+  upstream.behave = (_req, res) => {
+    res.writeHead(200, { 'content-type': contentType, 'content-length': body.length });
+    res.end(body);
+  };
+  const environment = testEnvironment({ baseUrl: upstream.url, clientId: 'c', apiKey: 'full-key' });
+  const app = await startTestApp({
+    environments: [{ ...environment, supportFields: ['rejectionReason'] }],
+    access: proxyAccess(),
+    settings: { keyArchivesOnExtract: 'accept' },
+  });
+  cleanups.push(app.close, upstream.close);
+  return app;
+}
+
+const record = {
+  status: 'rejected',
+  refId: 'r',
+  recordId: 'x',
+  isArchived: false,
+  customFields: { rejectionReason: 'Documento inválido' },
+  identities: { family_name: { type: 'string', value: 'Silvão' } },
+};
+const latin1 = Buffer.from(JSON.stringify({ status: 'success', data: record }), 'latin1');
+
+describe('an answer in a declared charset', () => {
+  it('is read in ISO-8859-1 when it declares it, in the compliance user’s record part', async () => {
+    const app = await serviceAnswering('application/json; charset=ISO-8859-1', latin1);
+    const res = await getBytes(app.port, '/api/candidates/refId/r', as('ana'));
+    expect(res.status).toBe(200);
+    const { envelope } = await reassemble(res);
+    expect(envelope.data.identities).toEqual({ family_name: { type: 'string', value: 'Silvão' } });
+  });
+
+  it('is read in windows-1252 when it declares it, in a support user’s status level', async () => {
+    const body = Buffer.concat([latin1.subarray(0, -2), Buffer.from(',"note":"\x80"}}', 'latin1')]);
+    const app = await serviceAnswering('application/json;charset="windows-1252"', body);
+    const res = await getBytes(app.port, '/api/candidates/refId/r', { ...as('sam', 'support'), accept: 'application/json' });
+    expect(res.status).toBe(200);
+    expect(res.body.toString('utf8')).toContain('Documento inválido');
+    expect(res.body.toString('utf8')).not.toContain('\uFFFD');
+  });
+});
+
+describe('declaredCharset', () => {
+  it('names a charset other than UTF-8 that TextDecoder knows and that keeps ASCII as ASCII, and nothing else', () => {
+    expect(declaredCharset('application/json; charset=ISO-8859-1')).toBe('windows-1252');
+    expect(declaredCharset('application/json; charset="latin1"')).toBe('windows-1252');
+    expect(declaredCharset('application/json; charset=iso-8859-2')).toBe('iso-8859-2');
+    for (const utf8 of [undefined, '', 'application/json', 'application/json; charset=utf-8', 'application/json; charset=UTF8']) {
+      expect(declaredCharset(utf8)).toBeUndefined();
+    }
+    // Not known, or not ASCII where JSON's punctuation is: read as UTF-8 (the page counts what it replaced).
+    for (const other of ['x-unknown', 'utf-16le', 'shift_jis', 'iso-2022-kr']) {
+      expect(declaredCharset(`application/json; charset=${other}`)).toBeUndefined();
+    }
+  });
+
+  it('reads every string as TextDecoder decodes its bytes in that charset, however the body is cut', () => {
+    const strings: string[] = [];
+    const sink: TokenSink = {
+      open() {},
+      close() {},
+      key() {},
+      startString() {},
+      text(piece) {
+        strings[strings.length - 1] += piece.text;
+      },
+      endString: () => void strings.push(''),
+      scalar() {},
+    };
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 0, maxLength: 40 }), fc.integer({ min: 1, max: 8 }), (raw, cut) => {
+        // Bytes 0x20 to 0xff, but the quote and the backslash: any of them is text in windows-1252.
+        const bytes = Buffer.from([...raw].map((byte) => (byte < 0x20 || byte === 0x22 || byte === 0x5c ? 0x41 : byte)));
+        const body = Buffer.concat([Buffer.from('["'), bytes, Buffer.from('"]')]);
+        strings.length = 0;
+        strings.push('');
+        const tokenizer = new JsonTokenizer(sink, 'windows-1252');
+        for (let at = 0; at < body.length; at += cut) tokenizer.write(body.subarray(at, at + cut));
+        // Decoded as a stream: Node 20's one-shot decode of a Buffer reads windows-1252 as ISO-8859-1 (0x80 as U+0080, not €).
+        const whole = new TextDecoder('windows-1252');
+        expect(strings[0]).toBe(whole.decode(bytes, { stream: true }) + whole.decode());
+      }),
+    );
+  });
+});
