@@ -1,4 +1,6 @@
 import { attributeLabel } from '../../kyc/view/attributes.ts';
+import { formatBytes } from '../../kyc/view/bytes.ts';
+import { base64ByteLength, cleanBase64 } from '../../kyc/view/image.ts';
 import type { IdentityAttribute } from '../../kyc/contract/schema.ts';
 import type { StructuredField } from '../../kyc/contract/other-forms.ts';
 import { Masked } from '../preferences/privacy-reveal.tsx';
@@ -27,7 +29,7 @@ export function OtherAttributes({
       <dl className="grid grid-cols-[max-content_minmax(0,1fr)] gap-x-4 gap-y-2 text-sm">
         {attributes.map(([name, attribute]) => (
           <Attribute key={name} name={name} type={attribute.type}>
-            <LongText text={attribute.value} />
+            <AttributeText text={attribute.value} />
           </Attribute>
         ))}
         {structured.map((field) => (
@@ -45,6 +47,19 @@ export function OtherAttributes({
       </dl>
       <SentInOtherFormNote fields={structured} />
     </Section>
+  );
+}
+
+/** Long base64 that no picture type was found in: its start and its size, never pages of letters. */
+const LONG_BASE64 = /^[A-Za-z0-9+/\s]{300,}={0,2}\s*$/;
+
+function AttributeText({ text }: { text: string }) {
+  if (!LONG_BASE64.test(text)) return <LongText text={text} />;
+  return (
+    <>
+      <LongText text={text} limit={80} />{' '}
+      <span className="text-xs text-slate-600">(base64 of no known picture type, {formatBytes(base64ByteLength(cleanBase64(text)))})</span>
+    </>
   );
 }
 

@@ -74,6 +74,7 @@ export function PictureGallery({ pictures, owner, parts, noted, onCardRender }: 
             key={name}
             name={name}
             value={attribute.value}
+            sentAs={attribute.type === 'base64' ? undefined : `sent as type ${attribute.type.slice(0, 20)}`}
             owner={owner}
             parts={parts}
             onReady={onReady}

@@ -119,13 +119,20 @@ type PictureEvents = {
   thumbnailRef: (name: string, element: HTMLButtonElement | null) => void;
 };
 
-type PreviewProps = { name: string; value: string; owner: string; parts?: PictureParts } & PictureEvents;
+type PreviewProps = {
+  name: string;
+  value: string;
+  owner: string;
+  parts?: PictureParts;
+  /** How the attribute came when not as `base64` ("sent as type file", attributes.ts's isPictureOfOtherType): said on the card. */
+  sentAs?: string;
+} & PictureEvents;
 
 /**
  * One picture. The real type is sniffed from the first bytes; only raster images are ever rendered, and
  * the viewer opens on the same object URL (nothing is decoded or downloaded twice).
  */
-export function PicturePreview({ name, value, owner, parts, ...events }: PreviewProps) {
+export function PicturePreview({ name, value, owner, parts, sentAs, ...events }: PreviewProps) {
   const label = attributeLabel(name);
   const { type, size, view, setDecoded, file } = usePictureSource(name, value, parts);
   const [loaded, setDimensions] = useState<Dimensions>();
@@ -148,6 +155,7 @@ export function PicturePreview({ name, value, owner, parts, ...events }: Preview
         <span className="text-xs text-slate-600">
           {type.label} · {formatBytes(size)}
           {dimensions && !preview && ` · ${dimensions.width}×${dimensions.height} px`}
+          {sentAs !== undefined && ` · ${sentAs}`}
         </span>
       </figcaption>
       {view.state === 'ready' ? (

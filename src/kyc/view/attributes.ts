@@ -1,4 +1,6 @@
+import { sniffImageType } from '../contract/picture-type.ts';
 import type { IdentityAttribute } from '../contract/schema.ts';
+import { base64Head, cleanBase64 } from './image.ts';
 import { humanise } from './labels.ts';
 
 /** Identity attribute names with a dedicated place on the candidate page. */
@@ -36,7 +38,7 @@ export function sortAttributes(identities: Record<string, IdentityAttribute>): S
   const pictures: SortedAttributes['pictures'] = [];
   const others: SortedAttributes['others'] = [];
   for (const entry of Object.entries(identities)) {
-    if (entry[1].type === 'base64') pictures.push(entry);
+    if (entry[1].type === 'base64' || isPictureOfOtherType(entry[1])) pictures.push(entry);
     // A documented attribute of an unexpected type has no card that could show it: shown generically.
     else if (!DEDICATED_ATTRIBUTES.has(entry[0]) || entry[1].type !== 'string') others.push(entry);
   }
@@ -44,6 +46,23 @@ export function sortAttributes(identities: Record<string, IdentityAttribute>): S
   pictures.sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b));
   others.sort(([a], [b]) => a.localeCompare(b));
   return { pictures, others };
+}
+
+/** Shorter than this, a value of another type is text (a name, a number), not looked at as base64. */
+const MIN_PICTURE_LETTERS = 64;
+
+/**
+ * A value sent under another type than `base64` (`{type: "file", value: "/9j/4AAQ…"}`) whose bytes are
+ * a picture or document the viewer knows (picture-type.ts sniffs its first 64 bytes only): shown with the
+ * pictures, its type named as sent, never as base64 text. Markup and unknown bytes stay text.
+ */
+export function isPictureOfOtherType(attribute: IdentityAttribute): boolean {
+  if (attribute.type === 'base64' || attribute.type === 'string' || typeof attribute.value !== 'string') return false;
+  if (attribute.value.length < MIN_PICTURE_LETTERS) return false;
+  const head = base64Head(cleanBase64(attribute.value.slice(0, 256)));
+  if (!head) return false;
+  const { label } = sniffImageType(head);
+  return label !== 'unknown' && label !== 'HTML' && label !== 'XML' && label !== 'SVG';
 }
 
 /** Identity documents with a portrait, in the order a reviewer would hold them against the selfie. */
