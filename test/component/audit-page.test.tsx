@@ -81,7 +81,7 @@ describe('the audit page', () => {
     // An action done in the browser has no answer: its outcome says so with a dash, as every empty cell does.
     expect(within(rows[1]!).getAllByRole('cell')[6]).toHaveTextContent(/^OK$/);
     expect(within(rows[3]!).getAllByRole('cell')[6]).toHaveTextContent(/^—$/);
-    expect(within(rows[1]!).getAllByRole('cell')[4]).toHaveTextContent(/^Full record$/);
+    expect(within(rows[1]!).getAllByRole('cell')[4]).toHaveTextContent(/^Full key; what it held was not recorded$/);
     // The default environment by the unprefixed address, as the app's other links; another one under /e/<name>.
     expect(within(table).getAllByRole('link', { name: 'cust-204' })[0]).toHaveAttribute('href', '/candidates/refId/cust-204');
     expect(within(table).getByRole('link', { name: 'cust-9' })).toHaveAttribute('href', '/e/staging/candidates/refId/cust-9');
@@ -140,18 +140,18 @@ describe('the audit page', () => {
     ]);
     const table = await screen.findByRole('table');
     const levelCell = (index: number) => within(within(table).getAllByRole('row')[index + 1]!).getAllByRole('cell')[4]!;
-    expect(within(levelCell(0)).getByText('Full record')).toHaveAttribute(
+    expect(within(levelCell(0)).getByText('Full key; what it held was not recorded')).toHaveAttribute(
       'title',
-      expect.stringMatching(/^Full record: read with the full key: .*which of them it held is not recorded/),
+      expect.stringMatching(/^Full key: read with the full key: .*of a line from before this was recorded, what it held was not recorded/),
     );
     expect(within(levelCell(1)).getByText('Status level (reduced here)')).toHaveAttribute(
       'title',
       expect.stringMatching(/no identity data or pictures left the server/),
     );
-    expect(within(levelCell(2)).getByText('Full record asked, nothing shown')).toHaveAttribute(
+    expect(within(levelCell(2)).getByText('Full key asked, nothing shown')).toHaveAttribute(
       'title',
       expect.stringMatching(
-        /^Asked, nothing shown: the lookup was asked at that level, but refused or failed: nothing was shown\. Full record: /,
+        /^Asked, nothing shown: the lookup was asked at that level, but refused or failed: nothing was shown\. Full key: /,
       ),
     );
     // The legend names the levels on the page, not the one no row has, and "asked, nothing shown", which
@@ -161,10 +161,38 @@ describe('the audit page', () => {
       within(legend)
         .getAllByRole('term')
         .map((term) => term.textContent),
-    ).toEqual(['Full record:', 'Status level (reduced here):', '… asked, nothing shown:']);
+    ).toEqual(['Full key:', 'Status level (reduced here):', '… asked, nothing shown:']);
     expect(legend).toHaveTextContent(
       '… asked, nothing shown:the lookup was asked at that level, but refused or failed: nothing was shown.',
     );
+  });
+
+  it("says on a full lookup's one row what its answer held, by name and count, and that a cut answer's is not known", async () => {
+    const held = { identities: 5, pictures: 2, pictureNames: ['passport', 'selfie'], certificates: 1 };
+    const noPictures = { identities: 4, pictures: 0, pictureNames: [], certificates: 0 };
+    const archived = { identities: 0, pictures: 0, pictureNames: [], certificates: 2, archived: true as const };
+    showAuditPage(LEAD, [
+      {
+        rows: [
+          row({ user: 'ana', held }),
+          row({ user: 'bo', held: noPictures }),
+          row({ user: 'cy', held: archived }),
+          row({ user: 'di', heldCut: true }),
+        ],
+        source: { kind: 'files' },
+      },
+    ]);
+    const table = await screen.findByRole('table');
+    const levels = within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .map((tr) => within(tr).getAllByRole('cell')[4]!.textContent);
+    expect(levels).toEqual([
+      'Full key; held: 5 identity attributes, 2 pictures (passport, selfie), 1 certificate',
+      'Full key; held: 4 identity attributes, no pictures, no certificates',
+      'Full key; archived: no identity data, 2 certificates',
+      'Full key; cut short: what it held is not known',
+    ]);
   });
 
   it('marks the fields a row does not have, which a phone leaves out of the stacked row, and shows a dash for them in the table', async () => {
@@ -406,7 +434,7 @@ describe('the audit page', () => {
     showAuditPage(LEAD, [{ rows: [row({ status: 502, code: 'upstream_unauthorized', level: 'full' })], source: { kind: 'files' } }]);
     const table = await screen.findByRole('table', { name: /page 1/ });
     const cells = within(within(table).getAllByRole('row')[1]!).getAllByRole('cell');
-    expect(cells[4]).toHaveTextContent(/^Full record asked, nothing shown$/);
+    expect(cells[4]).toHaveTextContent(/^Full key asked, nothing shown$/);
     expect(cells[6]).toHaveTextContent(/^502 upstream_unauthorized$/);
   });
 
@@ -425,8 +453,8 @@ describe('the audit page', () => {
     // The record had begun: its candidate is linked, and no row says "nothing shown" or "no candidate found".
     expect(within(cells[3]!).getByRole('link', { name: 'cust-204' })).toBeInTheDocument();
     expect(cells[3]).not.toHaveTextContent(/No candidate found/);
-    expect(cells[4]).toHaveTextContent(/^Full record, cut short$/);
-    expect(within(cells[4]!).getByText('Full record, cut short')).toHaveAttribute(
+    expect(cells[4]).toHaveTextContent(/^Full key, cut short$/);
+    expect(within(cells[4]!).getByText('Full key, cut short')).toHaveAttribute(
       'title',
       expect.stringMatching(/^Cut short: the answer began, then was cut short/),
     );
@@ -750,22 +778,46 @@ describe("a candidate's Activity", () => {
         .map((tr) => tr.textContent),
     ).toEqual([
       'WhenWhoWhatLevel',
-      expect.stringMatching(/you.*Looked up.*Full record/),
+      expect.stringMatching(/you.*Looked up.*Full key/),
       expect.stringMatching(/ben.*Copied the summary/),
-      expect.stringMatching(/ben.*Looked up.*Full record/),
+      expect.stringMatching(/ben.*Looked up.*Full key/),
       expect.stringMatching(/cleo.*Looked up/),
       // A lookup the browser left is no refusal; one refused says by what.
-      expect.stringMatching(/dan.*Looked up \(cancelled before the answer\)Full record asked, nothing shown$/),
+      expect.stringMatching(/dan.*Looked up \(cancelled before the answer\)Full key asked, nothing shown$/),
       expect.stringMatching(/eve.*Looked up \(refused: rate_limited\)/),
       // An answer cut short after it began: what it would have been, or that the client left; never "nothing shown".
-      expect.stringMatching(/fay.*Answer cut short \(would have been: not_found\)Full record, cut short$/),
-      expect.stringMatching(/gus.*Answer cut short \(the client left before its end\)Full record, cut short$/),
+      expect.stringMatching(/fay.*Answer cut short \(would have been: not_found\)Full key, cut short$/),
+      expect.stringMatching(/gus.*Answer cut short \(the client left before its end\)Full key, cut short$/),
     ]);
     // Asked as the page showed, and again as it was opened (the trail as it is now): by both ids each time.
     await waitFor(() => expect(bodiesOf(fetchMock, '/api/activity')).toHaveLength(2));
     expect(new Set(bodiesOf(fetchMock, '/api/activity').map((body) => JSON.stringify(body)))).toEqual(
       new Set([JSON.stringify({ refId: 'cust-204', recordId: '65f1c2a9e4b0d3a1f0c9b899' })]),
     );
+  });
+
+  it('lists each full lookup once, saying what its answer held, and counts it once in its first line', async () => {
+    const user = userEvent.setup();
+    const held = { identities: 5, pictures: 2, pictureNames: ['passport', 'selfie'], certificates: 1 };
+    showCandidate(ANA, {
+      rows: [row({ user: 'ben', held }), row({ user: 'ben', held: { ...held, pictures: 0, pictureNames: [] } })],
+      since: new Date(Date.now() - 90 * 86_400_000).toISOString(),
+      more: false,
+      source: { kind: 'files' },
+    });
+    const activity = await screen.findByTestId('activity');
+    expect(await within(activity).findByText(/^Looked at today by ben \(.+\)\.$/)).toBeInTheDocument();
+    await user.click(within(activity).getByText('Activity'));
+    const table = within(activity).getByRole('table', { name: /Who looked at this candidate/ });
+    expect(
+      within(table)
+        .getAllByRole('row')
+        .slice(1)
+        .map((tr) => tr.textContent),
+    ).toEqual([
+      expect.stringMatching(/ben.*Looked upFull key; held: 5 identity attributes, 2 pictures \(passport, selfie\), 1 certificate$/),
+      expect.stringMatching(/ben.*Looked upFull key; held: 5 identity attributes, no pictures, 1 certificate$/),
+    ]);
   });
 
   it('lists a compliance user\'s view of the queue that showed the candidate as "Saw in the queue", with its tab, not as a look today', async () => {

@@ -337,7 +337,7 @@ describe('the Activity of a candidate', { timeout: 20_000 }, () => {
       'title',
       expect.stringMatching(/cut down by this server .* no identity data or pictures left the server/),
     );
-    expect(screen.getByText('Full record asked, nothing shown')).toHaveAttribute('title', expect.stringMatching(/^Asked, nothing shown: /));
+    expect(screen.getByText('Full key asked, nothing shown')).toHaveAttribute('title', expect.stringMatching(/^Asked, nothing shown: /));
   });
 });
 

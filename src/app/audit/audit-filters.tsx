@@ -10,9 +10,12 @@ import { recallAudit, rememberAudit } from './audit-memory.ts';
 import { AuditRangeButtons } from './audit-range-buttons.tsx';
 
 /** Who the lines are by, as the select names it. */
-/** The Action filter's choices: "Saw in the queue" of its own, next to "Listed applicants", the queue views that named nobody. */
+/**
+ * The Action filter's choices: "Saw in the queue" of its own, next to "Listed applicants", the queue views
+ * that named nobody; never a full answer's closing line (`held`), which is no row of its own.
+ */
 const ACTION_CHOICES: readonly AuditFilterAction[] = AUDIT_ACTIONS.flatMap((action) =>
-  action === 'list' ? (['list', 'saw_in_queue'] as const) : [action],
+  action === 'list' ? (['list', 'saw_in_queue'] as const) : action === 'held' ? [] : [action],
 );
 
 const WHO_LABELS: Record<'' | AuditWho, string> = {

@@ -2,11 +2,11 @@ import type { AuditRow } from '../../kyc/contract/audit-search.ts';
 import { levelText, levelTitle } from '../../kyc/view/audit-labels.ts';
 
 /**
- * What a lookup's audit line says the user saw ("Status level (reduced here)", "Full record asked, nothing
+ * What a lookup's audit line says the user saw ("Full key; held: 5 identity attributes, no pictures, 1 certificate", "Full key asked, nothing
  * shown"), its meaning in plain words as its title: on the audit page and in a candidate's Activity alike.
  * Nothing for a line without a level.
  */
-export function AuditLevel({ row }: { row: Pick<AuditRow, 'level' | 'status' | 'action'> }) {
+export function AuditLevel({ row }: { row: Pick<AuditRow, 'level' | 'status' | 'action' | 'held' | 'heldCut'> }) {
   const text = levelText(row);
   if (!text) return null;
   return (

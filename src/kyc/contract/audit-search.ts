@@ -1,5 +1,6 @@
 import { z } from './zod.ts';
 import { LOOKUP_KINDS } from './lookup.ts';
+import { HELD_ROW_FIELDS } from './audit-held.ts';
 
 /**
  * The audit trail in the app (issue 34): the audit page's search, CSV export and chain state
@@ -10,13 +11,14 @@ import { LOOKUP_KINDS } from './lookup.ts';
 
 /**
  * What a line records someone doing, one word per kind of line (the server's audit-row.ts reads it from
- * the line): a lookup, a lookup's full answer cut short after it began (a second line of its request), a candidate page's own re-check of the status, a batch's id, a page of the applicants list, a summary, reply or certificate copied, a page
+ * the line): a lookup, a lookup's full answer cut short after it began (a second line of its request), a full answer's closing line (`held`: never a row of its own, read onto its lookup's row), a candidate page's own re-check of the status, a batch's id, a page of the applicants list, a summary, reply or certificate copied, a page
  * printed, a document file saved, a batch's CSV downloaded or table copied, an export refused before its body was read, refusals counted, the queue index's own lookups,
  * a webhook delivery, the audit trail searched or exported, a note of the log itself.
  */
 export const AUDIT_ACTIONS = [
   'lookup',
   'cut',
+  'held',
   'status_check',
   'batch',
   'list',
@@ -178,6 +180,8 @@ export const auditRowSchema = z.object({
    * in the file, or in the table's order, not by its time), so the chain no longer vouches for it.
    */
   unvouched: z.optional(z.literal(true)),
+  /** A full lookup's row: what its answer held, by its request's closing line, or that it was cut short (audit-held.ts). */
+  ...HELD_ROW_FIELDS,
 });
 export type AuditRow = z.infer<typeof auditRowSchema>;
 

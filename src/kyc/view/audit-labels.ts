@@ -7,6 +7,7 @@ import {
   QUEUE_ONLY_WORDS,
 } from '../contract/audit-search.ts';
 import type { FileChain } from '../contract/audit-status.ts';
+import { heldText } from '../contract/audit-held.ts';
 import { statusInfo } from '../contract/status.ts';
 import { formatDateTime, formatRelative, type ZoneMode } from './time.ts';
 
@@ -14,6 +15,7 @@ import { formatDateTime, formatRelative, type ZoneMode } from './time.ts';
 export const ACTION_LABELS: Record<AuditAction, string> = {
   lookup: 'Looked up',
   cut: 'Answer cut short',
+  held: 'What the answer held',
   status_check: 'Status re-checked by the open page',
   batch: 'Batch lookup',
   list: 'Listed applicants',
@@ -52,14 +54,14 @@ export function actionText(row: Pick<AuditRow, 'action' | 'queueTab' | 'queueOnl
 }
 
 export const LEVEL_LABELS: Record<AuditLevel, string> = {
-  full: 'Full record',
+  full: 'Full key',
   status: 'Status level',
   stripped: 'Status level (reduced here)',
 };
 
 /** What each level means, in plain words for a compliance lead: what the person who looked the candidate up could see. */
 export const LEVEL_MEANINGS: Record<AuditLevel, string> = {
-  full: "read with the full key: the record as the KYC service answered it to that key, with the identity data and document pictures the key's scope and the record held (a key without pictures, or an archived record, has none); which of them it held is not recorded.",
+  full: "read with the full key: the record as the KYC service answered it to that key, with the identity data and document pictures the key's scope and the record held (a key without pictures, or an archived record, has none). What the answer held is listed when it ended whole (identity attributes, pictures by name, certificates); an answer cut short held what had been sent, which is not known; of a line from before this was recorded, what it held was not recorded.",
   status: "the status, its dates and the candidate's ids only, read with the status-only key: no identity data, no pictures.",
   stripped:
     'read with the full key, then cut down by this server to the status, the ids and the fields support staff may see: no identity data or pictures left the server.',
@@ -95,19 +97,22 @@ export const foundNoCandidate = (row: Pick<AuditRow, 'code'> & { action?: AuditR
   row.action !== 'cut' && row.code === 'not_found';
 
 /**
- * The level a line names, as read beside its outcome: "Full record" for what was shown; for a lookup
- * refused or failed, the level it was asked at, and that nothing was shown ("Full record asked, nothing
- * shown"), so that a rejected key's 401 does not read as someone having seen the full record.
+ * The level a line names, as read beside its outcome: "Full key; held: 5 identity attributes, 2 pictures
+ * (passport, selfie), 1 certificate" for what was shown; for a lookup refused or failed, the level it was
+ * asked at, and that nothing was shown ("Full key asked, nothing shown"), so that a rejected key's 401
+ * does not read as someone having seen the full record.
  */
 export function levelText(row: LevelRow): string {
   if (!row.level) return '';
   const label = LEVEL_LABELS[row.level];
   if (row.action === 'cut') return `${label}, cut short`;
-  return nothingShown(row) ? `${label} asked, nothing shown` : label;
+  if (nothingShown(row)) return `${label} asked, nothing shown`;
+  // The full key says how the record was read, not what was in it: what the answer held, as its request's lines record it.
+  return row.level === 'full' && row.action === 'lookup' ? `${label}; ${heldText(row)}` : label;
 }
 
-/** What a level's words read of a row: its action only tells an answer cut short apart. */
-type LevelRow = Pick<AuditRow, 'level' | 'status'> & { action?: AuditRow['action'] };
+/** What a level's words read of a row: its action tells an answer cut short apart; a full lookup's, what it held. */
+type LevelRow = Pick<AuditRow, 'level' | 'status' | 'held' | 'heldCut'> & { action?: AuditRow['action'] };
 
 /**
  * What the browser was answered: "OK", or the status and its code; for an answer cut short, that it was,
