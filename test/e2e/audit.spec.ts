@@ -91,7 +91,7 @@ test('a lead filters the trail with the keyboard, opens a row’s candidate, dow
   await filters.getByRole('button', { name: 'Download CSV' }).click();
   const csv = readFileSync(await (await download).path(), 'utf8');
   expect(csv.split('\r\n')[0]).toBe(
-    '\ufefftime,instance,user,role,action,environment,kind,id,level,status,code,client,requestId,detail,hash,queueTab,shown,unvouched',
+    '\ufefftime,instance,user,role,action,environment,kind,id,level,status,code,client,requestId,detail,hash,queueTab,shown,unvouched,held',
   );
   expect(csv.trim().split('\r\n')).toHaveLength(3);
 

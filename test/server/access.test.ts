@@ -313,6 +313,8 @@ describe('audit log and rate limits', () => {
       })),
     ).toEqual([
       { kind: 'refId', id: 'found', status: 200, code: null, upstreamStatus: 200, level: 'full', user: 'local', role: 'compliance' },
+      // Its request's closing line: what the answer held (held-audit.test.ts).
+      { kind: 'refId', id: 'found', status: 200, code: null, upstreamStatus: 200, level: 'full', user: 'local', role: 'compliance' },
       {
         kind: 'recordId',
         id: 'missing',

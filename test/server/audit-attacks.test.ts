@@ -76,17 +76,17 @@ describe('attack: one user floods the audit log with long invalid ids', () => {
     expect((await app.get('/api/candidates/refId/r', as('sam'))).status).toBe(200);
 
     // One line per token spent, one for the first refusal over the limit, and, once the interval is
-    // over (here: now), one counted line for the other 34.
-    expect(linesOf(file)).toHaveLength(7);
-    await refusals.flush();
+    // over (here: now), one counted line for the other 34; sam's full answer adds its closing line (what it held).
     expect(linesOf(file)).toHaveLength(8);
+    await refusals.flush();
+    expect(linesOf(file)).toHaveLength(9);
     const lines = linesOf(file).map((line) => JSON.parse(line) as Record<string, unknown>);
     const eve = lines.filter((line) => line.user === 'eve');
     expect(eve.map((line) => line.code ?? line.kind)).toEqual([...Array(5).fill('invalid_id'), 'rate_limited', 'refusals']);
     expect(eve.at(-1)).toMatchObject({ kind: 'refusals', count: 34, codes: { rate_limited: 34 } });
     for (const line of eve.slice(0, 6)) expect(line.id).toBe(`${'\0'.repeat(256)}…`);
     expect(upstream.seen.map((seen) => seen.path)).toEqual(['/kyc/1.0/connect/c/refId/r']);
-    expect(verifyChain([{ name: file, content: readFileSync(file) }])).toMatchObject({ ok: true, lines: 8 });
+    expect(verifyChain([{ name: file, content: readFileSync(file) }])).toMatchObject({ ok: true, lines: 9 });
   });
 
   it('charges a refused environment to the user as well', async () => {
@@ -302,8 +302,10 @@ describe('attack: characters that split audit lines in common readers', () => {
     expect(text).toMatch(/^[\x20-\x7e\n]+$/);
     expect(text).toContain('\\u2028');
     expect(text).toContain('\\ud83d\\ude00');
-    expect(linesOf(file).map((line) => JSON.parse(line).id)).toEqual(ids);
-    expect(verifyChain([{ name: file, content: readFileSync(file) }])).toMatchObject({ ok: true, lines: ids.length });
+    // Each lookup's line; the one valid id's full answer then closes with its line of what it held.
+    const found = 'é\u202eg😀';
+    expect(linesOf(file).map((line) => JSON.parse(line).id)).toEqual(ids.flatMap((id) => (id === found ? [id, id] : [id])));
+    expect(verifyChain([{ name: file, content: readFileSync(file) }])).toMatchObject({ ok: true, lines: ids.length + 1 });
   });
 });
 
@@ -335,10 +337,11 @@ describe('attack: an audit destination that blocks (a FIFO with no reader)', () 
     await expect.poll(async () => (await app.get('/api/candidates/refId/after', as('ana'))).status, { timeout: 15_000 }).toBe(200);
     drained += fifo.drain();
     const lines = drained.split('\n').filter((line) => line.startsWith('{'));
-    expect(lines.map((line) => JSON.parse(line).id ?? JSON.parse(line).kind)).toEqual(['first', 'note', 'after']);
+    // The lookup after it closes with its line of what the answer held.
+    expect(lines.map((line) => JSON.parse(line).id ?? JSON.parse(line).kind)).toEqual(['first', 'note', 'after', 'after']);
     expect(JSON.parse(lines[1]!).note).toContain('their lookups had been refused');
     const chain = verifyChain([{ name: 'fifo', content: Buffer.from(lines.map((line) => `${line}\n`).join('')) }]);
-    expect(chain).toMatchObject({ ok: true, lines: 3 });
+    expect(chain).toMatchObject({ ok: true, lines: 4 });
   });
 });
 

@@ -1,3 +1,4 @@
+import { heldText } from '../../src/kyc/contract/audit-held.ts';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -93,21 +94,23 @@ describe('the audit CSV beside the table, from the files', () => {
  * new column only ever comes last.
  */
 describe('the CSV columns keep their places for scripts that read by position', () => {
-  it('the header line is the older columns in their order, then queueTab, shown and unvouched; a row holds each cell at its place', async () => {
+  it('the header line is the older columns in their order, then queueTab, shown, unvouched and held; a row holds each cell at its place', async () => {
     const app = await instance();
     await daveSeesTheBlockedTab(app);
     const [anaLookup] = (await search(app, { refId: 'user-7781', user: 'ana', action: 'lookup' })).rows;
     const [daveView] = (await search(app, { refId: 'user-7781', user: 'dave' })).rows;
     const res = await postJson(app, AUDIT_PATHS.export, { refId: 'user-7781', user: 'ana', action: 'lookup' });
     expect(res.body.split('\r\n')[0]).toBe(
-      '\ufefftime,instance,user,role,action,environment,kind,id,level,status,code,client,requestId,detail,hash,queueTab,shown,unvouched',
+      '\ufefftime,instance,user,role,action,environment,kind,id,level,status,code,client,requestId,detail,hash,queueTab,shown,unvouched,held',
     );
     const [, lookupCells] = parseCsv(res.body);
+    // What the lookup's answer held, by its request's closing line, in the page's words.
+    expect(anaLookup!.held).toBeDefined();
     expect(lookupCells!.slice(2, 10)).toEqual(['ana', 'compliance', 'lookup', 'default', 'refId', 'user-7781', 'full', '200']);
-    expect(lookupCells!.slice(14)).toEqual([anaLookup!.hash, '', '', '']);
+    expect(lookupCells!.slice(14)).toEqual([anaLookup!.hash, '', '', '', heldText(anaLookup!)]);
     const [, viewCells] = parseCsv((await postJson(app, AUDIT_PATHS.export, { refId: 'user-7781', user: 'dave' })).body);
     expect(viewCells!.slice(2, 10)).toEqual(['dave', 'compliance', 'list', 'default', '', '', '', '200']);
-    expect(viewCells!.slice(14)).toEqual([daveView!.hash, 'blocked', `user-7781/${screened.recordId}`, '']);
+    expect(viewCells!.slice(14)).toEqual([daveView!.hash, 'blocked', `user-7781/${screened.recordId}`, '', '']);
   }, 60_000);
 });
 

@@ -147,6 +147,8 @@ describe('the audit page, for leads only', () => {
     expect((await app.request(`/api/status/refId/${amelie.refId}`, { headers: ANA })).status).toBe(200);
     expect(fileLines(app.auditLog).filter((line) => line.kind === 'refId')).toEqual([
       expect.not.objectContaining({ statusCheck: true }),
+      // The lookup's closing line: what its answer held, read onto its row (closing-lines.ts).
+      expect.objectContaining({ user: 'ana', level: 'full', held: expect.objectContaining({ pictures: 0 }) }),
       expect.objectContaining({ user: 'ana', level: 'status', statusCheck: true }),
     ]);
     const rows = (await search(app, { refId: amelie.refId })).rows;
@@ -190,16 +192,17 @@ describe('the audit page, for leads only', () => {
 });
 
 describe('the chain state on the audit page', () => {
+  // A support user's lookups: one line each (a full answer's request closes with a second line, held-audit.test.ts).
   it('says each file is intact to its last line, then where an edited line breaks it, and a file cut at its end', async () => {
     const app = await instance();
-    for (let i = 0; i < 3; i++) await lookUp(app, amelie.refId!, ANA);
+    for (let i = 0; i < 3; i++) await lookUp(app, amelie.refId!, SAM);
     const intact = (await status(app)).instances[0]!;
     expect(intact).toMatchObject({ self: true, files: [{ file: 'audit.jsonl', intact: true, lines: 3 }] });
     expect(intact.files[0]!.lastLineAt).toBeDefined();
 
     // The second line's user changed: the third line's "prev" no longer matches.
     const text = readFileSync(app.auditLog, 'utf8').split('\n');
-    text[1] = text[1]!.replace('"user":"ana"', '"user":"bob"');
+    text[1] = text[1]!.replace('"user":"sam"', '"user":"bob"');
     writeFileSync(app.auditLog, text.join('\n'));
     const edited = (await status(app)).instances[0]!.files[0]!;
     // Named at the edited line, the first that cannot be vouched for (the third only noticed it): one line intact before it.
@@ -210,10 +213,10 @@ describe('the chain state on the audit page', () => {
   it('names the last line the chain vouches for before a break, its time and hash, so the page can mark the rows after it', async () => {
     const { lineHash } = await import('../../src/server/audit/audit-chain.ts');
     const app = await instance();
-    for (let i = 0; i < 4; i++) await lookUp(app, amelie.refId!, ANA);
+    for (let i = 0; i < 4; i++) await lookUp(app, amelie.refId!, SAM);
     const text = readFileSync(app.auditLog, 'utf8').split('\n');
     // The third line edited: the second is the last one vouched for.
-    text[2] = text[2]!.replace('"user":"ana"', '"user":"bob"');
+    text[2] = text[2]!.replace('"user":"sam"', '"user":"bob"');
     writeFileSync(app.auditLog, text.join('\n'));
     const edited = (await status(app)).instances[0]!.files[0]!;
     expect(edited.broken).toMatchObject({
@@ -230,7 +233,7 @@ describe('the chain state on the audit page', () => {
   it('attack: a back-dated edited audit line escapes the mark', async () => {
     const { lineHash } = await import('../../src/server/audit/audit-chain.ts');
     const app = await instance();
-    for (let i = 0; i < 4; i++) await lookUp(app, amelie.refId!, ANA);
+    for (let i = 0; i < 4; i++) await lookUp(app, amelie.refId!, SAM);
     const text = readFileSync(app.auditLog, 'utf8').split('\n');
     // The third line edited to say it was written an hour before the first: by its date it stands before the break.
     const anHourBefore = new Date(Date.parse(JSON.parse(text[0]!).time) - 3_600_000).toISOString();
@@ -246,7 +249,7 @@ describe('the chain state on the audit page', () => {
   it("marks a rotated file's edited last line and the lines after it, not the whole trail, and names the line before it as vouched for", async () => {
     const { lineHash } = await import('../../src/server/audit/audit-chain.ts');
     const app = await instance();
-    for (let i = 0; i < 3; i++) await lookUp(app, amelie.refId!, ANA);
+    for (let i = 0; i < 3; i++) await lookUp(app, amelie.refId!, SAM);
     renameSync(app.auditLog, `${app.auditLog}.1`);
     const rotated = readFileSync(`${app.auditLog}.1`, 'utf8').split('\n');
     appendFileSync(
@@ -254,7 +257,7 @@ describe('the chain state on the audit page', () => {
       `{"prev":"${lineHash(rotated[2]!)}","time":"${new Date().toISOString()}","kind":"note","note":"rotated"}\n`,
     );
     // The rotated file's last line edited: only the first line of the current file notices.
-    rotated[2] = rotated[2]!.replace('"user":"ana"', '"user":"bob"');
+    rotated[2] = rotated[2]!.replace('"user":"sam"', '"user":"bob"');
     writeFileSync(`${app.auditLog}.1`, rotated.join('\n'));
     const files = (await status(app)).instances[0]!.files;
     expect(files[0]).toMatchObject({ file: 'audit.jsonl', intact: false, broken: { line: 1 } });
@@ -263,14 +266,14 @@ describe('the chain state on the audit page', () => {
     expect(rows.map((row) => [row.action, row.user, row.unvouched ?? false])).toEqual([
       ['note', null, true],
       ['lookup', 'bob', true],
-      ['lookup', 'ana', false],
-      ['lookup', 'ana', false],
+      ['lookup', 'sam', false],
+      ['lookup', 'sam', false],
     ]);
   });
 
   it('says a file got shorter than when it was checked: lines cut from its end, its last line left the last one vouched for', async () => {
     const app = await instance();
-    for (let i = 0; i < 3; i++) await lookUp(app, amelie.refId!, ANA);
+    for (let i = 0; i < 3; i++) await lookUp(app, amelie.refId!, SAM);
     expect((await status(app)).instances[0]!.files[0]).toMatchObject({ intact: true, lines: 3 });
     const lines = readFileSync(app.auditLog, 'utf8').split('\n');
     writeFileSync(app.auditLog, `${lines.slice(0, 2).join('\n')}\n`);
@@ -283,7 +286,7 @@ describe('the chain state on the audit page', () => {
 
   it('checks a rotated file and the current one as one chain, and reads both when searching', async () => {
     const app = await instance();
-    await lookUp(app, amelie.refId!, ANA);
+    await lookUp(app, amelie.refId!, SAM);
     renameSync(app.auditLog, `${app.auditLog}.1`);
     // The writer notices the rotation within a second; a line written by hand chains on meanwhile.
     const last = readFileSync(`${app.auditLog}.1`, 'utf8').trim();

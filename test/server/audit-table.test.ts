@@ -77,7 +77,8 @@ describe.skipIf(!hasPostgres)(`the audit table in PostgreSQL${hasPostgres ? '' :
     const url = await postgres.database();
     const app = await instance(url, 'app1');
     expect((await lookUp(app, amelie.refId!, ANA)).status).toBe(200);
-    await expect.poll(() => hashesOf(url, 'app1'), { timeout: 10_000 }).toHaveLength(1);
+    // The lookup's line and its request's closing line (what its answer held).
+    await expect.poll(() => hashesOf(url, 'app1'), { timeout: 10_000 }).toHaveLength(2);
     await postgres.stop();
     try {
       for (let i = 0; i < 5; i++) expect((await lookUp(app, bruno.refId!, BEN)).status).toBe(200);
@@ -177,7 +178,7 @@ describe.skipIf(!hasPostgres)(`the audit table in PostgreSQL${hasPostgres ? '' :
         (line) => out.push(line),
       ),
     ).toBe(0);
-    expect(out[0]).toBe('4 lines read, 4 new to the table, 0 there already or past the retention');
+    expect(out[0]).toBe('8 lines read, 8 new to the table, 0 there already or past the retention');
     expect(await hashesOf(url, 'app1')).toEqual(fileHashes(file));
     out.length = 0;
     expect(
@@ -199,7 +200,7 @@ describe.skipIf(!hasPostgres)(`the audit table in PostgreSQL${hasPostgres ? '' :
         (line) => out.push(line),
       ),
     ).toBe(0);
-    expect(out[2]).toBe('4 lines read, 0 new to the table, 4 there already or past the retention');
+    expect(out[2]).toBe('8 lines read, 0 new to the table, 8 there already or past the retention');
     expect(await hashesOf(url, 'app1')).toEqual(fileHashes(file));
   }, 60_000);
 
@@ -208,13 +209,14 @@ describe.skipIf(!hasPostgres)(`the audit table in PostgreSQL${hasPostgres ? '' :
     const app = await instance(url, 'app1');
     await lookUp(app, amelie.refId!, as('Ana.Smith@Example.org', 'compliance'));
     await lookUp(app, bruno.refId!, as('ana.smith@example.org.evil', 'compliance'));
-    await expect.poll(() => hashesOf(url, 'app1'), { timeout: 10_000 }).toHaveLength(2);
+    // Each lookup's line and its closing line.
+    await expect.poll(() => hashesOf(url, 'app1'), { timeout: 10_000 }).toHaveLength(4);
     const found = await search(app, { user: 'ANA.SMITH@example.ORG' });
     expect(found.source.kind).toBe('database');
     expect(found.rows.map((row) => [row.user, row.id])).toEqual([['Ana.Smith@Example.org', amelie.refId]]);
-    // Versions 3 (a queue view's candidates) and 4 (cuts) came after; the folded index is still there.
+    // Versions 3 (a queue view's candidates), 4 (cuts) and 5 (closing lines) came after; the folded index is still there.
     expect(await queryOf<{ version: number }>(url, 'SELECT max(version)::int AS version FROM candidate_lookup_schema')).toEqual([
-      { version: 4 },
+      { version: 5 },
     ]);
     // The planner's choice on a table this small is a scan: with scans off, the search's condition has its index.
     const client = new pg.Client({ connectionString: url });
@@ -256,22 +258,23 @@ describe.skipIf(!hasPostgres)(`the audit table in PostgreSQL${hasPostgres ? '' :
   }, 60_000);
 
   it('attack: a back-dated edited audit line escapes the mark', async () => {
-    // Four lookups written to a file with no table yet, then the third line edited to say it is an hour older than the first.
+    // Four lookups written to a file with no table yet (each its line and its closing line), then the third lookup's
+    // line (the fifth) edited to say it is an hour older than the first.
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'cl-backdated-')), 'audit.jsonl');
     const writer = await gatewayInstance(fixture.sandbox(), { AUDIT_LOG: file });
     for (let i = 0; i < 4; i++) expect((await lookUp(writer, amelie.refId!, ANA)).status).toBe(200);
     await writer.close();
     const text = readFileSync(file, 'utf8').split('\n');
     const anHourBefore = new Date(Date.parse(JSON.parse(text[0]!).time) - 3_600_000).toISOString();
-    text[2] = text[2]!.replace(/"time":"[^"]+"/, `"time":"${anHourBefore}"`);
+    text[4] = text[4]!.replace(/"time":"[^"]+"/, `"time":"${anHourBefore}"`);
     writeFileSync(file, text.join('\n'));
     // The instance that starts on that file indexes every line, the edited one among them, and sorts it last by its date.
     const url = await postgres.database();
     const app = await instance(url, 'app1', { AUDIT_LOG: file });
     const found = await search(app, { action: 'lookup' });
     expect(found.source.kind).toBe('database');
-    expect(found.rows.map((row) => row.hash)).toEqual([3, 1, 0, 2].map((at) => lineHash(text[at]!)));
-    // Marked by its place in the table's order (the file's), not by its date: the edited line and the one after it.
+    expect(found.rows.map((row) => row.hash)).toEqual([6, 2, 0, 4].map((at) => lineHash(text[at]!)));
+    // Marked by its place in the table's order (the file's), not by its date: the edited line and the lookup after it.
     expect(found.rows.map((row) => row.unvouched ?? false)).toEqual([true, false, false, true]);
   });
 
@@ -279,7 +282,8 @@ describe.skipIf(!hasPostgres)(`the audit table in PostgreSQL${hasPostgres ? '' :
     const url = await postgres.database();
     const app = await instance(url, 'app1');
     await lookUp(app, amelie.refId!, ANA);
-    await expect.poll(() => hashesOf(url, 'app1'), { timeout: 10_000 }).toHaveLength(1);
+    // Its line and its closing line.
+    await expect.poll(() => hashesOf(url, 'app1'), { timeout: 10_000 }).toHaveLength(2);
     await expect(queryOf(url, `UPDATE candidate_lookup_audit SET "user" = 'nobody'`)).rejects.toThrow(/append-only: UPDATE refused/);
     await expect(queryOf(url, 'DELETE FROM candidate_lookup_audit')).rejects.toThrow(/append-only: DELETE refused/);
     await expect(queryOf(url, 'TRUNCATE candidate_lookup_audit')).rejects.toThrow(/append-only: TRUNCATE refused/);
@@ -288,7 +292,7 @@ describe.skipIf(!hasPostgres)(`the audit table in PostgreSQL${hasPostgres ? '' :
     const db = createDatabase(url);
     try {
       expect(await applyRetention(db, 1)).toBe(0);
-      expect(await hashesOf(url, 'app1')).toHaveLength(1);
+      expect(await hashesOf(url, 'app1')).toHaveLength(2);
     } finally {
       await db.end();
     }

@@ -4,6 +4,7 @@ import { PARTS_ACCEPT } from '../../src/kyc/contract/picture-parts.ts';
 import { AUDIT_PATHS } from '../../src/kyc/contract/audit-search.ts';
 import type { AuditEntry } from '../../src/server/audit/audit.ts';
 import { todaysLookers } from '../../src/kyc/view/activity.ts';
+import { levelText } from '../../src/kyc/view/audit-labels.ts';
 import { activity, as, fileLines, LEAD, lookUp, postJson, search } from './audit-trail-helpers.ts';
 import { RECORD } from './hostile-upstream.ts';
 import { APP_HEADERS, type RawResponse } from './http.ts';
@@ -45,9 +46,9 @@ function answerInPieces(pieces: string[], then: (res: http.ServerResponse) => vo
 const linesOf = (res: RawResponse) =>
   audit.lines.filter((line) => 'requestId' in line && line.requestId === res.headers['x-request-id']) as AuditEntry[];
 
-/** What each line of that request says: status, code, level, and why it was cut when it was. */
+/** What each line of that request says: status, code, level, why it was cut when it was, and a closing line's held. */
 const outcomes = (res: RawResponse) =>
-  linesOf(res).map((line) => `${line.status} ${line.code} ${line.level}${line.cut ? ` cut: ${line.cut}` : ''}`);
+  linesOf(res).map((line) => `${line.status} ${line.code} ${line.level}${line.cut ? ` cut: ${line.cut}` : ''}${line.held ? ' held' : ''}`);
 
 describe('a full answer cut short after its status line left', () => {
   it('attack: a plain answer whose service states an error after a large record is written as cut, with the error it stated, not as a lone 200', async () => {
@@ -100,15 +101,17 @@ describe('a full answer cut short after its status line left', () => {
     await expect.poll(() => outcomes(res)).toEqual(['200 null full', '502 not_a_record full cut: answer_fault']);
   });
 
-  it('an answer that arrives whole, plain or in parts, keeps its one line', async () => {
+  it('an answer that arrives whole, plain or in parts, closes with the line of what it held, never a cut line', async () => {
     answerInPieces([`{"status":"success","data":${LARGE}`, '}']);
     const answers: RawResponse[] = [];
     for (const accept of ['application/json', PARTS_ACCEPT, 'application/json']) {
       answers.push(await app.get('/api/candidates/refId/r', { accept }));
     }
-    // Each answer's close came before the next lookup's line (the one after it marks where a cut line would be).
+    // Each answer's close came before the next lookup's line (the one after it marks where a cut line would be);
+    // its closing line was written before its end left (lookup/full-answer.ts), so it is there at once.
     for (const res of answers) expect(res.cut).toBe(false);
-    expect(answers.slice(0, 2).map(outcomes)).toEqual([['200 null full'], ['200 null full']]);
+    const closed = ['200 null full', '200 null full held'];
+    expect(answers.slice(0, 2).map(outcomes)).toEqual([closed, closed]);
   });
 });
 
@@ -151,6 +154,10 @@ describe('the cut answer on the audit page', () => {
       ['lookup', 200, null, requestId],
     ]);
     expect(rows[0]).toMatchObject({ user: 'ana', kind: 'refId', id: 'r', level: 'full' });
+    // The lookup's own row says it was cut short, and claims nothing of what it held (closing-lines.ts).
+    expect(rows[1]).toMatchObject({ heldCut: true });
+    expect(rows[1]!.held).toBeUndefined();
+    expect(levelText(rows[1]!)).toBe('Full key; cut short: what it held is not known');
     expect(rows[0]!.detail).toBe(
       'the answer began (OK), then the KYC service reported an error after part of the record: the answer was cut short, so it never arrived whole',
     );
@@ -169,6 +176,7 @@ describe('the cut answer on the audit page', () => {
         ['cut', 404, 'not_found'],
         ['lookup', 200, null],
       ]);
+      expect(rows[1]).toMatchObject({ heldCut: true });
       const csv = await postJson(at, AUDIT_PATHS.export, { action: 'cut' }, LEAD);
       expect(csv.status).toBe(200);
       expect(csv.body).toContain(`,cut,default,refId,r,full,404,not_found,127.0.0.1,${requestId},`);

@@ -72,7 +72,11 @@ describe('an export of a candidate the user opened', () => {
     );
     for (const line of refusals) expect(line).not.toHaveProperty('id');
     expect(mentions(audit.lines, 'user-9999')).toEqual([]);
-    expect(mentions(audit.lines, 'user-7781')).toEqual([expect.objectContaining({ kind: 'refId', user: 'ana', status: 200 })]);
+    // The lookup's line and its closing line (what its answer held), no more.
+    expect(mentions(audit.lines, 'user-7781')).toEqual([
+      expect.objectContaining({ kind: 'refId', user: 'ana', status: 200, heldLine: true }),
+      expect.objectContaining({ kind: 'refId', user: 'ana', status: 200, held: expect.any(Object) }),
+    ]);
     expect(upstream.seen).toHaveLength(1);
   });
 

@@ -157,14 +157,15 @@ describe('npm start', () => {
 
     const verify = () => spawnSync('npm', ['run', 'audit:verify', '--', auditLog], { cwd: root, encoding: 'utf8' });
     const intact = verify();
-    expect(intact.stdout).toContain('3 lines, chain intact');
+    // Each found lookup's line and its closing line (what its answer held), and the refused one's line.
+    expect(intact.stdout).toContain('5 lines, chain intact');
     expect(intact.status).toBe(0);
 
     writeFileSync(auditLog, readFileSync(auditLog, 'utf8').replace('no-such-candidate', 'another-candidate'));
     const edited = verify();
     expect(edited.status).toBe(1);
-    // The edited second line is named, the first that cannot be vouched for (the third's prev noticed it).
-    expect(edited.stderr).toContain(`${auditLog}:2: chain broken`);
+    // The edited third line is named, the first that cannot be vouched for (the fourth's prev noticed it).
+    expect(edited.stderr).toContain(`${auditLog}:3: chain broken`);
   }, 60_000);
 
   it('npm run sandbox with HOST=0.0.0.0 still serves this machine only: its keys are documented', async () => {

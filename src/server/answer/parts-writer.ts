@@ -163,8 +163,11 @@ export class PartsWriter {
     }
   }
 
-  /** The record part, each preview as soon as it and those before it are made, every picture whole, the closing delimiter. */
-  async rest(split: SplitRecord, recordBody: Buffer[], previews: LookupPreviews): Promise<void> {
+  /**
+   * The record part, each preview as soon as it and those before it are made, every picture whole, then
+   * `closing` (the request's closing audit line, lookup/full-answer.ts), then the closing delimiter.
+   */
+  async rest(split: SplitRecord, recordBody: Buffer[], previews: LookupPreviews, closing: () => Promise<void>): Promise<void> {
     const encoding: Record<string, string> = gzipAccepted(this.target.req) ? { 'Content-Encoding': 'gzip' } : {};
     await this.part({ 'Content-Type': JSON_TYPE, ...encoding, [PART_NAME_HEADER]: recordPartName(this.boundary) }, recordBody);
     for (const [index, picture] of split.pictures.entries()) {
@@ -180,6 +183,7 @@ export class PartsWriter {
       picture.chunks = [];
       await this.part({ 'Content-Type': picture.contentType, [PART_NAME_HEADER]: picture.reference.part }, chunks);
     }
+    await closing();
     await this.send([Buffer.from(`\r\n--${this.boundary}--\r\n`)]);
     this.target.res.end();
   }

@@ -2,6 +2,7 @@ import type { Role } from '../../kyc/contract/api.ts';
 import type { AuditFilter } from '../../kyc/contract/audit-search.ts';
 import type { BatchHandoff } from '../../kyc/contract/batch-handoff.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
+import type { AuditHeld } from '../../kyc/contract/audit-held.ts';
 import type { FileTypeLabel } from '../../kyc/contract/picture-type.ts';
 import type { RefusedWebhookAuditEntry, WebhookAuditEntry } from './webhook-lines.ts';
 
@@ -70,6 +71,17 @@ export interface AuditEntry extends RequestAuditFields {
    * unless the line is a cut one (`cut`): then `sentBytes` of the answer had gone before the id was read.
    */
   answeredId?: string;
+  /**
+   * A full answer's 200 line: its request closes with a line that says what the answer held (`held`), or
+   * with a cut line. A full lookup's line without it is of before this was recorded.
+   */
+  heldLine?: true;
+  /**
+   * The closing line of a full answer read whole and passed on whole (written before its end reaches the
+   * client): what the record held, counts and the names of its picture attributes, never a value
+   * (answer/answer-held.ts). Its status is the 200 of the request's first line.
+   */
+  held?: AuditHeld;
 }
 
 /**

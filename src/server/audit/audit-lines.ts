@@ -42,7 +42,7 @@ function elapsed(call: AuditedCall): number {
 }
 
 /** What a support user's lookup read, as known when its line is written: the level, the support fields shown or why none were fetched. */
-export type LookupShown = Pick<AuditEntry, 'fields' | 'fieldsWithheld'> & { level: Level | null };
+export type LookupShown = Pick<AuditEntry, 'fields' | 'fieldsWithheld' | 'heldLine'> & { level: Level | null };
 
 /**
  * A lookup's line: its kind and id as asked, and the level fetched once the service was asked; `shown`,
@@ -69,6 +69,12 @@ export function lookupLine(
       // The names of the fields answered, never their values.
       ...(outcome.reached && read.fields ? { fields: read.fields } : {}),
       ...(read.fieldsWithheld ? { fieldsWithheld: read.fieldsWithheld } : {}),
+      // A full answer's: on its 200 line, that a closing line follows; on that closing line, what it held (names and counts only).
+      ...(outcome.held
+        ? { held: outcome.held }
+        : read.heldLine && outcome.status === 200 && !outcome.cut
+          ? { heldLine: true as const }
+          : {}),
       durationMs: elapsed(call),
       ...(outcome.cut ? { cut: outcome.cut } : {}),
       ...(outcome.cut && outcome.sentBytes !== undefined ? { sentBytes: outcome.sentBytes } : {}),

@@ -1,4 +1,5 @@
 import type http from 'node:http';
+import type { AuditHeld } from '../../kyc/contract/audit-held.ts';
 import type { AnswerCut, AuditLine, AuditLog } from './audit.ts';
 import type { RefusalLog, RefusedEntry } from './audit-refusals.ts';
 import type { Identity } from '../http/identity.ts';
@@ -42,6 +43,8 @@ export interface Outcome {
   sentBytes?: number;
   /** An answer refused as another candidate's (other_candidate): the id its record gave. */
   answeredId?: string;
+  /** A full answer read and passed on whole: what it held, for the request's closing line (lookup/answer-end.ts). */
+  held?: AuditHeld;
 }
 
 /** How far a request got, for its line: each left out when not so. */
@@ -58,6 +61,8 @@ export interface LineOptions {
   sentBytes?: number;
   /** The answer's record was another candidate's: the id it gave (other_candidate). */
   answeredId?: string;
+  /** The closing line of a full answer read and passed on whole: what it held. No answer waits on it to be sent (`written`). */
+  held?: AuditHeld;
 }
 
 /** Writes this request's audit line, or counts it; false, with a 503 already sent, when it could not be written. */
@@ -65,7 +70,7 @@ export type Audit = (status: number, code: Outcome['code'], options?: LineOption
 
 /** The audit of one request: `line` says what it was, `what` names it in the 503 ("lookup", "request"). */
 export function auditTrail(deps: AuditDeps, res: http.ServerResponse, what: string, line: (outcome: Outcome) => RefusedEntry): Audit {
-  return (status, code, { upstreamStatus = null, reached = false, counted = false, cut, sentBytes, answeredId } = {}) => {
+  return (status, code, { upstreamStatus = null, reached = false, counted = false, cut, sentBytes, answeredId, held } = {}) => {
     const entry = line({
       status,
       code,
@@ -74,7 +79,10 @@ export function auditTrail(deps: AuditDeps, res: http.ServerResponse, what: stri
       ...(cut ? { cut } : {}),
       ...(sentBytes === undefined ? {} : { sentBytes }),
       ...(answeredId === undefined ? {} : { answeredId }),
+      ...(held ? { held } : {}),
     });
+    // A closing line's answer has its status line out: a line the log cannot take leaves the 200 line alone.
+    if (held) return deps.audit.available() ? written(deps, entry) : Promise.resolve(false);
     return counted ? countLine(deps, res, what, entry) : writeLine(deps, res, what, entry);
   };
 }

@@ -1,5 +1,7 @@
 import type http from 'node:http';
+import { Transform } from 'node:stream';
 import { type AnswerGuard, AnswerGuardError, firstOutput, type StatedError } from '../answer/answer-guard.ts';
+import type { AuditHeld } from '../../kyc/contract/audit-held.ts';
 import type { AnswerCut } from '../audit/audit.ts';
 import { ApiFailure, brokenOff, otherCandidate } from '../http/api-failure.ts';
 import type { AskedCandidate } from '../answer/asked-id-watch.ts';
@@ -41,6 +43,8 @@ export interface FullAnswer {
   listed?: Promise<string | undefined>;
   /** The candidate asked for: a record of another is refused (the guard's `other_candidate`), named in the refusal. */
   asked: AskedCandidate;
+  /** What the record held, once the scan has read it whole (answer-held.ts): the request's closing line. */
+  held: () => AuditHeld | undefined;
 }
 
 /** Compliance users: the body streamed on as it comes, once its start is checked and its audit line written. */
@@ -121,7 +125,19 @@ export async function answerFull(
   }
   began();
   noteListedRecordId(res, listed);
-  streamBody(res, upstreamRes, guard);
+  streamBody(res, upstreamRes, guard, () => closeWith(res, answer));
+}
+
+/**
+ * The request's closing line, once the answer was read whole and its last byte passed on, and before its
+ * end reaches the client (answer-end.ts): a client that has the whole answer finds it in the trail. A line
+ * the log cannot take (or a log not answering) delays nothing further: the 200 line stands alone.
+ */
+async function closeWith(res: http.ServerResponse, answer: Pick<FullAnswer, 'audit' | 'upstreamStatus' | 'held'>): Promise<void> {
+  const { audit, upstreamStatus, held } = answer;
+  // A client gone before the end: its cut line (answer-end.ts) closes the request instead.
+  const read = res.destroyed ? undefined : held();
+  if (read) await audit(200, null, { upstreamStatus, reached: true, held: read });
 }
 
 /**
@@ -160,7 +176,7 @@ async function answerInParts(res: http.ServerResponse, answer: FullAnswer, optio
     if (!read.ok) return end.cut(...cutOf(read, options.tooLarge, answer));
     const body = await writer.recordBody(read.split);
     if (!body) return end.cut(UNFRAMED, 'answer_fault');
-    return writer.rest(read.split, body, previews);
+    return writer.rest(read.split, body, previews, () => closeWith(res, answer));
   }
   const read = await splitting;
   if (!read.ok) return refuse(res, audit, cutOf(read, options.tooLarge, answer)[0], { upstreamStatus, reached: true });
@@ -170,7 +186,7 @@ async function answerInParts(res: http.ServerResponse, answer: FullAnswer, optio
   options.began();
   noteListedRecordId(res, await answer.listed);
   await writer.open(status.partBytes());
-  await writer.rest(read.split, body, previews);
+  await writer.rest(read.split, body, previews, () => closeWith(res, answer));
 }
 
 interface PartsOptions {
@@ -249,7 +265,7 @@ const NOT_JSON: Record<'not_json' | 'incomplete' | 'too_deep', string> = {
 };
 
 /** Sends the checked body on, streamed, never buffered: a full record weighs megabytes. */
-function streamBody(res: http.ServerResponse, upstreamRes: UpstreamBody, guard: AnswerGuard): void {
+function streamBody(res: http.ServerResponse, upstreamRes: UpstreamBody, guard: AnswerGuard, closing: () => Promise<void>): void {
   const outgoing: http.OutgoingHttpHeaders = { 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8' };
   for (const name of FORWARDED_RESPONSE_HEADERS) {
     if (upstreamRes.headers[name] !== undefined) outgoing[name] = upstreamRes.headers[name];
@@ -258,5 +274,24 @@ function streamBody(res: http.ServerResponse, upstreamRes: UpstreamBody, guard: 
   // Once the status line is sent, a failure can only be signalled by cutting the connection (the
   // guard's error does), so the browser sees an incomplete body rather than a truncated one that looks whole.
   guard.on('data', (chunk: Buffer) => countBytes(res, chunk.length));
-  guard.pipe(res);
+  guard.pipe(lastAfter(closing)).pipe(res);
+}
+
+/**
+ * The body passed on a chunk behind, its last chunk only once `closing` (the closing line's write) is
+ * done: a client that has the whole answer (by its Content-Length, the service's) finds the line in the
+ * trail, and never leaves before the end it was waiting for. A guard that fails ends nothing (it cuts).
+ */
+function lastAfter(closing: () => Promise<void>): Transform {
+  let last: Buffer | undefined;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      const before = last;
+      last = chunk;
+      done(null, before);
+    },
+    flush(done) {
+      void closing().finally(() => done(null, last));
+    },
+  });
 }

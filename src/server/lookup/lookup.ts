@@ -29,6 +29,7 @@ import type { Metrics } from '../ops/metrics.ts';
 import { partsAccepted } from '../answer/multipart-answer.ts';
 import { type Reduced, reduceToStatusLevel } from '../answer/status-level.ts';
 import { watchRecord } from '../answer/record-triage.ts';
+import { HeldReader } from '../answer/answer-held.ts';
 import { statedErrorOf } from '../upstream/upstream-failures.ts';
 import type { CandidateRequest } from '../upstream/upstream-client.ts';
 
@@ -150,7 +151,12 @@ async function fetchAndAnswer(
     const guard = deps.upstream.answerGuard(upstreamRes, asked);
     // The queue index learns what the record says (issue 32), read from the answer's one scan.
     if (deps.learn) watchRecord(guard.scan, deps.learn, () => !guard.keyWatch.found);
-    const full: FullAnswer = { upstreamRes, guard, audit, upstreamStatus, stated, inParts, listed, asked };
+    // What it held, for the request's closing line (its 200 line, written before the first byte, cannot say), from the same scan.
+    const held = new HeldReader(guard.scan.path);
+    guard.scan.add(held);
+    shown.heldLine = true;
+    const heldNow = () => (guard.scan.ended && !guard.scan.failure ? held.held() : undefined);
+    const full: FullAnswer = { upstreamRes, guard, audit, upstreamStatus, stated, inParts, listed, asked, held: heldNow };
     return answerFull(call.res, full, deps);
   }
   const reading = { maxResponseBytes: deps.settings.limits.maxResponseBytes, keys: deps.upstream.keys, stated };

@@ -149,6 +149,9 @@ export const MIGRATIONS: readonly string[] = [
      FOR EACH ROW EXECUTE FUNCTION candidate_lookup_audit_append_only();
    CREATE TRIGGER candidate_lookup_audit_cuts_no_truncate BEFORE TRUNCATE ON candidate_lookup_audit_cuts
      FOR EACH STATEMENT EXECUTE FUNCTION candidate_lookup_audit_append_only();`,
+  // A full lookup's request closes with a line saying what its answer held, or with a cut line
+  // (trail/closing-lines.ts): its row finds it by the request, along this index of those lines only.
+  `CREATE INDEX candidate_lookup_audit_closing ON candidate_lookup_audit (instance, request_id) WHERE action IN ('held', 'cut');`,
 ];
 
 /** Any number, the same in every instance: the lock under which the schema is migrated. */

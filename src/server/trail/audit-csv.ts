@@ -1,5 +1,6 @@
 import type { AuditRow } from '../../kyc/contract/audit-search.ts';
 import { CSV_BOM, csvLine } from '../../kyc/contract/csv.ts';
+import { heldText } from '../../kyc/contract/audit-held.ts';
 
 /**
  * The audit page's CSV export: one row per line, the columns the page shows and the line's hash (to find
@@ -30,6 +31,8 @@ export const AUDIT_CSV_COLUMNS = [
   'shown',
   // `true` for a row after a break in its instance's hash chain, or one a cut took from its file, as the search marks it.
   'unvouched',
+  // A full lookup answered 200: what its answer held, by its request's closing line (audit-held.ts), or why that is not known.
+  'held',
 ] as const;
 
 export function csvHeader(): string {
@@ -43,6 +46,7 @@ export function csvRow(row: AuditRow): string {
   // In AUDIT_CSV_COLUMNS' order: a queue view's tab and whom it showed come last, after the hash.
   const cells: Cell[] = [row.time, row.instance, row.user, row.role, row.action, row.env, row.kind, row.id, row.level, row.status];
   cells.push(row.code, row.client, row.requestId, row.detail, row.hash, row.queueTab, shownCell(row.shown), row.unvouched ? 'true' : '');
+  cells.push(heldsText(row));
   return csvLine(cells.map(cell));
 }
 
@@ -55,4 +59,9 @@ export function shownCell(shown: AuditRow['shown']): string {
   if (!shown || shown.length === 0) return '';
   const escaped = (id: string | undefined) => (id ?? '').replace(/[%/;]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
   return shown.map((ids) => `${escaped(ids.refId)}/${escaped(ids.recordId)}`).join('; ');
+}
+
+/** The `held` cell: a full lookup's (answered 200) what it held, or why that is not known; empty for any other row. */
+function heldsText(row: AuditRow): string {
+  return row.action === 'lookup' && row.level === 'full' && row.status === 200 ? heldText(row) : '';
 }

@@ -1,8 +1,9 @@
 import type { AuditRow, Searched } from '../../kyc/contract/audit-search.ts';
-import { type AuditFile, auditFilesOf, linesBackward, openToRead } from './audit-files.ts';
+import { type AuditFile, auditFilesOf, linesBackward, openToRead, readLinesForward } from './audit-files.ts';
 import { includesFolded, matches, neededText, type SearchFilter, userNeedle } from './audit-match.ts';
 import { readLine } from './audit-row.ts';
 import type { UnvouchedFrom } from './chain-watch.ts';
+import { awaitsClosing, ClosingLines, mayClose } from './closing-lines.ts';
 
 /**
  * The audit page without a database: this instance's files read from their end, newest line first,
@@ -26,6 +27,14 @@ export const FILE_BOUNDS: FileBounds = { maxLines: 2_000_000, maxMs: 2_000 };
  * `from` of a filter are reached, the older ones are not read.
  */
 const TIME_ORDER_SLACK_MS = 10 * 60_000;
+
+/**
+ * A page that starts at a cursor may hold a lookup whose closing line (closing-lines.ts) is newer than the
+ * cursor: this much of the file after it is read for closing lines, once per page and only then. A closing
+ * line follows its lookup's by the answer's length; one further on (a rotation between, or a busier log)
+ * leaves the row saying what it held was not recorded.
+ */
+const CLOSING_LOOKAHEAD_BYTES = 1024 * 1024;
 
 export interface FileSearch {
   rows: AuditRow[];
@@ -53,6 +62,7 @@ export async function searchFiles(
   const files = await auditFilesOf(current);
   const from = startOf(files, page.cursor);
   const scan = new Scan(filter, page.limit, bounds, instance, page.shown === true);
+  if (page.cursor && from.index < files.length) scan.after = { file: files[from.index]!, offset: from.end };
   const broken = page.unvouched && breakIn(files, page.unvouched);
   for (const [index, file] of files.entries()) {
     if (index < from.index) continue;
@@ -106,6 +116,9 @@ class Scan {
   /** The oldest line read: how far back the search got. */
   private oldest: Buffer | undefined;
   private next: Cursor | undefined;
+  private readonly closings = new ClosingLines();
+  /** Where a page that starts at a cursor starts: the lines after it are read for closing lines when needed. */
+  after: { file: AuditFile; offset: number } | undefined;
 
   constructor(
     private readonly filter: SearchFilter,
@@ -137,17 +150,42 @@ class Scan {
           const time = timeOfLine(line.bytes);
           if (time !== undefined && Date.parse(time) < this.fromMs) return 'older';
         }
+        // A request's closing line is read onto its lookup's row, never a row itself (closing-lines.ts).
+        if (mayClose(line.bytes)) {
+          const closing = readLine(line.bytes, this.instance).row;
+          this.closings.note(closing);
+          if (closing.action === 'held') continue;
+        }
         // Searched in the bytes: no string is made of a line passed over.
         if (!this.needed.every((needed) => line.bytes.includes(needed))) continue;
         if (this.user && !includesFolded(line.bytes, this.user)) continue;
         const { row, shown, candidates } = readLine(line.bytes, this.instance);
         if (!matches(row, this.filter, shown)) continue;
         if (this.rows.length === this.limit) return 'full';
-        const listed = this.withShown && candidates.length > 0 ? { ...row, shown: candidates } : row;
+        if (awaitsClosing(row) && !this.closings.has(row)) await this.lookAhead();
+        const closed = this.closings.onto(row);
+        const listed = this.withShown && candidates.length > 0 ? { ...closed, shown: candidates } : closed;
         this.rows.push(unvouchedFrom !== undefined && line.start >= unvouchedFrom ? { ...listed, unvouched: true } : listed);
         this.next = { inode: file.inode, offset: line.start };
       }
       return undefined;
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** The closing lines just after the page's cursor, read once (CLOSING_LOOKAHEAD_BYTES). */
+  private async lookAhead(): Promise<void> {
+    const after = this.after;
+    this.after = undefined;
+    if (!after) return;
+    const handle = await openToRead(after.file.path);
+    if (!handle) return;
+    try {
+      const size = Math.min(after.file.size, after.offset + CLOSING_LOOKAHEAD_BYTES);
+      const lines = await readLinesForward(handle, after.offset, size, CLOSING_LOOKAHEAD_BYTES);
+      // Newest first, as the backward read meets them.
+      for (const line of lines.reverse()) if (mayClose(line.bytes)) this.closings.note(readLine(line.bytes, this.instance).row);
     } finally {
       await handle.close();
     }

@@ -3,6 +3,7 @@ import { BATCH_HANDOFFS } from '../../kyc/contract/batch-handoff.ts';
 import { isLookupKind, type LookupKind } from '../../kyc/contract/lookup.ts';
 import { lineHash } from '../audit/audit-chain.ts';
 import { cutText } from '../audit/audit-line.ts';
+import { heldOf } from '../../kyc/contract/audit-held.ts';
 import { answeredRecordOf } from './answered-record.ts';
 import { detailOf, queueOnlyOf } from './audit-row-detail.ts';
 
@@ -119,7 +120,14 @@ export function rowOf(line: Line, hash: string, instance: string, shown = keysOf
     detail: text(detailOf(line, action, text), 1000),
     ...(queueTab ? { queueTab } : {}),
     ...(queueOnly.length > 0 ? { queueOnly } : {}),
+    ...heldOfClosing(line, action),
   };
+}
+
+/** A full answer's closing line: what it held, read onto its lookup's row by the searches (closing-lines.ts). */
+function heldOfClosing(line: Line, action: AuditAction): Pick<AuditRow, 'held'> {
+  const held = action === 'held' ? heldOf(line.held) : undefined;
+  return held ? { held } : {};
 }
 
 /** Year 10000: later than any line, and where PostgreSQL's timestamps are still at home. */
@@ -167,6 +175,8 @@ export function actionOf(line: Line): AuditAction {
   if (typeof kind === 'string' && isLookupKind(kind)) {
     // The second line of a lookup whose answer was cut short after it began (audit-entries.ts, `cut`).
     if (line.cut !== undefined) return 'cut';
+    // The closing line of a full answer read and passed on whole: what it held (never a row of its own).
+    if (line.held !== undefined) return 'held';
     return line.queueIndex ? 'queue_index' : line.batch ? 'batch' : line.statusCheck ? 'status_check' : 'lookup';
   }
   switch (kind) {

@@ -4,6 +4,7 @@ import type { Database } from '../state/postgres.ts';
 import { foldCase, type SearchFilter, SERVER_USER_LIST, TRAIL_READS } from './audit-match.ts';
 import { type ShownIds, shownCandidatesOf, shownKey } from './audit-row.ts';
 import { queueOnlyOf } from './audit-row-detail.ts';
+import { CLOSING_LINE, closingOfLine, lineOf } from './closing-lines.ts';
 
 /**
  * The audit table (state/postgres.ts has its schema): lines in, searches out, every value a parameter.
@@ -163,7 +164,8 @@ type Cell = string | number | readonly string[];
 
 /** The filter as SQL conditions and their parameters, numbered from `first`: the same rules as audit-match.ts's `matches`. */
 export function conditionsOf(filter: SearchFilter, first = 1): { where: string[]; params: Cell[] } {
-  const where: string[] = [];
+  // A full answer's closing line is read onto its lookup's row (closing-lines.ts), never a row itself.
+  const where: string[] = [`action <> 'held'`];
   const params: Cell[] = [];
   const param = (value: Cell) => {
     params.push(value);
@@ -229,10 +231,13 @@ interface RowRecord {
    * keys, not which ids are one row's.
    */
   named_line: string | null;
+  /** A full lookup's: its request's closing line, or its cut line (closing-lines.ts). */
+  closing_line: string | null;
 }
 
 const COLUMNS_READ = `seq, time, instance, hash, action, "user", role, env, kind, candidate_id, level, status, code, client, request_id, detail,
-  queue_tab, CASE WHEN shown_ids IS NOT NULL THEN line END AS named_line`;
+  queue_tab, CASE WHEN shown_ids IS NOT NULL THEN line END AS named_line,
+  ${CLOSING_LINE}`;
 const SELECT = `SELECT ${COLUMNS_READ} FROM candidate_lookup_audit`;
 
 /** A page of rows, newest first (ties by the order they were indexed), after the cursor `d.<ms>.<seq>`. */
@@ -273,7 +278,7 @@ export async function searchTableInOrder(
 }
 
 function rowOfRecord(record: RowRecord, withShown: boolean): AuditRow {
-  const { seq: _seq, time, candidate_id, request_id, queue_tab, named_line, ...rest } = record;
+  const { seq: _seq, time, candidate_id, request_id, queue_tab, named_line, closing_line, ...rest } = record;
   const line = named_line ? lineOf(named_line) : undefined;
   const queueOnly = line && queue_tab !== null ? queueOnlyOf(line) : [];
   const shown: ShownIds[] = line && withShown ? shownCandidatesOf(line) : [];
@@ -285,15 +290,6 @@ function rowOfRecord(record: RowRecord, withShown: boolean): AuditRow {
     ...(queue_tab === null ? {} : { queueTab: queue_tab }),
     ...(queueOnly.length > 0 ? { queueOnly } : {}),
     ...(shown.length > 0 ? { shown } : {}),
+    ...closingOfLine(closing_line ? lineOf(closing_line) : undefined),
   };
-}
-
-/** A queue view's (or a batch hand-off's) line as the table holds it, to be read as the files' search reads it (audit-row.ts). */
-function lineOf(text: string): Record<string, unknown> | undefined {
-  try {
-    const parsed: unknown = JSON.parse(text);
-    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
 }
