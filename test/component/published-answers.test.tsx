@@ -70,14 +70,15 @@ describe('a candidate page read liberally (issue 30)', () => {
       isArchived: 'no',
       blockPassID: 7,
       waitingDate: '2026-11-20T10:00:00.000Z',
-      identities: { given_name: { type: 'string', value: 'Ada' }, passport: 'not-an-attribute' },
+      // A bare string is read as a string attribute sent without a type (identity-forms.ts); a number is no attribute.
+      identities: { given_name: { type: 'string', value: 'Ada' }, passport: 42 },
       customFields: { accountRef: 'ACC-100234' },
     });
     const notice = await screen.findByTestId('unread-fields');
     expect(notice).toHaveTextContent('3 fields of the KYC service’s answer could not be read');
     expect(notice).toHaveTextContent('isArchived: true or false expected, text found');
     expect(notice).toHaveTextContent('blockPassID: text expected, a whole number found');
-    expect(notice).toHaveTextContent('identities.passport: an attribute ({type, value}) expected, text found');
+    expect(notice).toHaveTextContent('identities.passport: an attribute ({type, value}) expected, a whole number found');
     const card = await header();
     expect(within(card).getByText('blockPassID').nextElementSibling).toHaveTextContent('in the response, but not readable');
     expect(within(card).getByText('Archived').nextElementSibling).toHaveTextContent('in the response, but not readable');
