@@ -28,7 +28,6 @@ describe("serviceWaitSeconds: the one read of a 429's wait", () => {
       Buffer.from(''),
       body(null),
       body([1]),
-      body({ retryAfter: 30 }),
       body({ extra: 30 }),
       body({ extra: { retryAfter: -1 } }),
       body({ extra: { retryAfter: '30s' } }),
@@ -49,6 +48,29 @@ describe("serviceWaitSeconds: the one read of a 429's wait", () => {
     expect(serviceWaitSeconds(undefined, Buffer.from('{"extra":{"retryAfter":1e999}}'))).toBe(MAX_SERVICE_WAIT_SECONDS);
   });
 
+  it('a 429 with retryAfter: 17 at the top of the body, not in extra, is read as extra.retryAfter is; both: the larger', () => {
+    expect(serviceWaitSeconds(undefined, body({ status: 'error', message: 'Too many requests', code: 429, retryAfter: 17 }))).toBe(17);
+    expect(serviceWaitSeconds(undefined, body({ retryAfter: '17' }))).toBe(17);
+    expect(serviceWaitSeconds(undefined, body({ retryAfter: 30, extra: { retryAfter: 9 } }))).toBe(30);
+    expect(serviceWaitSeconds(undefined, body({ retryAfter: 4, extra: { retryAfter: 9 } }))).toBe(9);
+    expect(serviceWaitSeconds(undefined, body({ retryAfter: 30_000 }))).toBe(MAX_SERVICE_WAIT_SECONDS);
+    for (const bad of [-1, '30s', null, true, { seconds: 3 }])
+      expect(serviceWaitSeconds(undefined, body({ retryAfter: bad }))).toBeUndefined();
+  });
+
+  it('property: the header and the top-level retryAfter give the same wait for the same value (digits as text; a number with its fraction)', () => {
+    const digits = fc.oneof(fc.stringMatching(/^\d{1,40}$/), fc.nat({ max: 400 }).map(String), fc.constantFrom('0', '00', '300', '301'));
+    fc.assert(
+      fc.property(digits, fc.option(fc.stringMatching(/^\d{1,6}$/), { nil: undefined }), (whole, fraction) => {
+        const text = fraction === undefined ? whole : `${whole}.${fraction}`;
+        const fromHeader = serviceWaitSeconds(text, undefined);
+        expect(serviceWaitSeconds(undefined, body({ retryAfter: Number(text) })), text).toBe(fromHeader);
+        if (fraction === undefined) expect(serviceWaitSeconds(undefined, body({ retryAfter: text })), text).toBe(fromHeader);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it('property: the header and the body give the same wait for the same value (digits as text; a number with its fraction)', () => {
     const digits = fc.oneof(fc.stringMatching(/^\d{1,40}$/), fc.nat({ max: 400 }).map(String), fc.constantFrom('0', '00', '300', '301'));
     fc.assert(
@@ -67,6 +89,7 @@ describe("serviceWaitSeconds: the one read of a 429's wait", () => {
       fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.from(bytes)),
       fc.jsonValue().map((json) => body(json)),
       fc.jsonValue().map((retryAfter) => body({ extra: { retryAfter } })),
+      fc.jsonValue().map((retryAfter) => body({ retryAfter })),
       fc.double().map((retryAfter) => body({ extra: { retryAfter } })),
     );
     const anyHeader = fc.option(fc.oneof(fc.string(), fc.nat().map(String), fc.array(fc.string(), { maxLength: 2 })), { nil: undefined });

@@ -74,14 +74,14 @@ export class EnvelopeWatch extends QuietReader {
 
 /**
  * The members of the service's error envelope, `{"status":"error","message":…,"code":404}`, kept beside
- * `status` (and `extra.retryAfter`, a 429's wait): a successful answer that is one is read as the error it
- * states, and a record never shows them.
+ * `status` (and `extra.retryAfter`, a 429's wait, which `retryAfter` beside them gives too): a successful
+ * answer that is one is read as the error it states, and a record never shows them.
  */
-export const ENVELOPE_ERROR_MEMBERS: readonly string[] = ['message', 'code'];
+export const ENVELOPE_ERROR_MEMBERS: readonly string[] = ['message', 'code', 'retryAfter'];
 
 /**
  * Where a member of the error envelope starting at `path` goes in `root` (the envelope read so far):
- * `status`, `message`, `code`, `extra.retryAfter`; an `extra` that is no object holds no wait. Undefined
+ * `status`, `message`, `code`, `retryAfter`, `extra.retryAfter`; an `extra` that is no object holds no wait. Undefined
  * for any other place.
  */
 export function errorMemberPlace(path: JsonPath, root: Record<string, unknown>): ((value: unknown) => void) | undefined {

@@ -51,13 +51,21 @@ function jsonOf(body: Buffer): unknown {
 }
 
 /**
- * `extra.retryAfter` of a JSON body: a number of seconds (a fraction rounded up), or a string of digits,
- * read as the header is: however large (`1e400` is JSON's Infinity; 11 digits as text), a long wait,
- * which serviceWaitOf caps.
+ * The wait a JSON body gives: `extra.retryAfter`, as integrations read it, or `retryAfter` at the top of
+ * the body (`{"status":"error","code":429,"retryAfter":17}`), the larger when both are; each read alike,
+ * as the header is: a number of seconds (a fraction rounded up), or a string of digits, however large
+ * (`1e400` is JSON's Infinity; 11 digits as text), a long wait, which serviceWaitOf caps.
  */
 function bodyRetryAfter(json: unknown): number | undefined {
-  const extra = typeof json === 'object' && json !== null ? (json as { extra?: unknown }).extra : undefined;
-  const value = typeof extra === 'object' && extra !== null ? (extra as { retryAfter?: unknown }).retryAfter : undefined;
+  if (typeof json !== 'object' || json === null) return undefined;
+  const { extra, retryAfter } = json as { extra?: unknown; retryAfter?: unknown };
+  const nested = typeof extra === 'object' && extra !== null ? (extra as { retryAfter?: unknown }).retryAfter : undefined;
+  const waits = [secondsOf(nested), secondsOf(retryAfter)].filter((seconds) => seconds !== undefined);
+  return waits.length ? Math.max(...waits) : undefined;
+}
+
+/** One `retryAfter` value as seconds: a number not below 0 (rounded up), or a string of digits. */
+function secondsOf(value: unknown): number | undefined {
   if (typeof value === 'number') return value >= 0 ? Math.ceil(Math.min(value, MAX_SERVICE_WAIT_SECONDS)) : undefined;
   const digits = typeof value === 'string' ? /^\s*(\d+)\s*$/.exec(value) : null;
   return digits ? secondsOfDigits(digits[1]!) : undefined;
