@@ -12,7 +12,7 @@ import { errorOf, serviceAndApp } from './service-app.ts';
 
 const KEY = 'errs-full-key-5b8e1d7c';
 const STATUS_KEY = 'errs-status-key-9c2f4a61';
-const { upstream, lookup } = await serviceAndApp((baseUrl) => ({
+const { upstream, app, lookup } = await serviceAndApp((baseUrl) => ({
   upstream: { baseUrl, clientId: 'client_errs', apiKey: KEY, statusApiKey: STATUS_KEY },
   settings: { limits: { upstreamTimeoutMs: 2000 } },
 }));
@@ -54,6 +54,41 @@ describe("the service's own reason for an error", () => {
     expect(errorOf(await lookup()).message).toBe('The KYC service answered with an error (HTTP 500).');
     answer(500, '<html><body>Internal error</body></html>', { 'content-type': 'text/html' });
     expect(errorOf(await lookup()).message).toBe('The KYC service answered with an error (HTTP 500).');
+  });
+});
+
+describe("the service's reason nested in an error object", () => {
+  const nested = (message: unknown) => JSON.stringify({ status: 'error', error: { message, code: 'E_DB' } });
+
+  it('a 500 whose message is in error.message is quoted as a flat one is, not dropped to "(HTTP 500)"', async () => {
+    answer(500, nested('Internal'));
+    expect(errorOf(await lookup()).message).toBe('The KYC service answered with an error (HTTP 500): "Internal".');
+  });
+
+  it('the same envelope answered with a success status, at full level and at status level: its message named alike', async () => {
+    answer(200, JSON.stringify({ status: 'error', code: 500, error: { message: 'Internal', code: 'E_DB' } }));
+    expect(errorOf(await lookup()).message).toBe('The KYC service answered with an error (HTTP 500): "Internal".');
+    expect(errorOf(await app.get('/api/status/refId/abc-123', {})).message).toBe(
+      'The KYC service answered with an error (HTTP 500): "Internal".',
+    );
+  });
+
+  it('a flat message wins over a nested one; an error.message that is no text adds nothing', async () => {
+    answer(500, JSON.stringify({ status: 'error', message: 'Flat', error: { message: 'Nested' } }));
+    expect(quotedIn(errorOf(await lookup()).message)).toBe('Flat');
+    answer(500, nested({ text: 'x' }));
+    expect(errorOf(await lookup()).message).toBe('The KYC service answered with an error (HTTP 500).');
+  });
+
+  it('attack: a nested message of 10 000 characters with a direction override and the API key is bounded and withheld as a flat one', async () => {
+    answer(500, nested(`\u202eBad ${'z'.repeat(10_000)}`));
+    const long = quotedIn(errorOf(await lookup()).message) ?? '';
+    expect(Array.from(long).length).toBeLessThanOrEqual(200);
+    expect(long).not.toContain('\u202e');
+    answer(500, nested(`Rejected ${KEY}`));
+    const res = await lookup();
+    expect(res.body).not.toContain(KEY);
+    expect(errorOf(res).message).toContain("its message is not shown: it holds this server's API key");
   });
 });
 

@@ -81,7 +81,8 @@ export const ENVELOPE_ERROR_MEMBERS: readonly string[] = ['message', 'code', 're
 
 /**
  * Where a member of the error envelope starting at `path` goes in `root` (the envelope read so far):
- * `status`, `message`, `code`, `retryAfter`, `extra.retryAfter`; an `extra` that is no object holds no wait. Undefined
+ * `status`, `message`, `code`, `retryAfter`, `extra.retryAfter`, `error.message` (a message nested in an `error`
+ * object); an `extra` that is no object holds no wait, an `error` that is none no message. Undefined
  * for any other place.
  */
 export function errorMemberPlace(path: JsonPath, root: Record<string, unknown>): ((value: unknown) => void) | undefined {
@@ -90,13 +91,15 @@ export function errorMemberPlace(path: JsonPath, root: Record<string, unknown>):
   if (member) return (value) => setMember(root, member, value);
   if (path.at(['extra'])) return () => Reflect.deleteProperty(root, 'extra');
   if (path.at(['extra', 'retryAfter'])) return (value) => setMember(root, 'extra', { retryAfter: value });
+  if (path.at(['error'])) return () => Reflect.deleteProperty(root, 'error');
+  if (path.at(['error', 'message'])) return (value) => setMember(root, 'error', { message: value });
   return undefined;
 }
 
 /**
  * A container a reader of the envelope's members opens outside what it keeps: the envelope itself (a new
- * root when it is an object) and an `extra` object (a later one replaces it, as JSON.parse keeps the last:
- * only its retryAfter is kept, errorMemberPlace). Undefined at any other place.
+ * root when it is an object) and an `extra` or `error` object (a later one replaces it, as JSON.parse keeps
+ * the last: only its retryAfter, or its message, is kept, errorMemberPlace). Undefined at any other place.
  */
 export function openedEnvelopePlace(
   path: JsonPath,
@@ -104,8 +107,8 @@ export function openedEnvelopePlace(
   root: Record<string, unknown> | undefined,
 ): { root: Record<string, unknown> | undefined } | undefined {
   if (path.depth === 0) return { root: bracket === '{' ? {} : root };
-  if (root && path.at(['extra'])) {
-    Reflect.deleteProperty(root, 'extra');
+  if (root && (path.at(['extra']) || path.at(['error']))) {
+    Reflect.deleteProperty(root, path.at(['extra']) ? 'extra' : 'error');
     return { root };
   }
   return undefined;

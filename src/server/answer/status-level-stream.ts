@@ -37,6 +37,9 @@ export function statusLevelValue(json: unknown, fields?: readonly string[]): unk
     else if (key === 'extra') {
       if (isObject(value) && Object.hasOwn(value, 'retryAfter')) setMember(out, key, { retryAfter: value.retryAfter });
       else Reflect.deleteProperty(out, key);
+    } else if (key === 'error') {
+      if (isObject(value) && Object.hasOwn(value, 'message')) setMember(out, key, { message: value.message });
+      else Reflect.deleteProperty(out, key);
     } else if (key === 'data') {
       if (isObject(value)) setMember(out, key, statusLevelData(value, fields));
       // No object (a text, an encrypted record; a list): an empty text, as the reader keeps it: said as not a record.

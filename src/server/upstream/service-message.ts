@@ -32,8 +32,9 @@ const UNSEEN = /[\p{C}\p{Zl}\p{Zp}]/gu;
 /** The message of a value that is the service's error envelope; undefined for any other value. */
 export function serviceMessage(value: unknown, keys: KeySearch): ServiceMessage | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
-  const { status, message } = value as { status?: unknown; message?: unknown };
-  if (status !== 'error' || typeof message !== 'string') return undefined;
+  const { status } = value as { status?: unknown };
+  const message = messageOf(value);
+  if (status !== 'error' || message === undefined) return undefined;
   // The key is looked for as sent and with every hidden or spacing character taken out, which could split it.
   const squeezed = message.replace(UNSEEN, '').replace(/\s+/g, '');
   if (keys.texts.some((key) => message.includes(key) || squeezed.includes(key))) return { withheld: true };
@@ -46,6 +47,17 @@ export function serviceMessage(value: unknown, keys: KeySearch): ServiceMessage 
     .join('')
     .trimEnd();
   return { text: `${cut}…` };
+}
+
+/**
+ * The envelope's `message`, or, without one, the `message` of an `error` object nested in it
+ * (`{"status":"error","error":{"message":"Internal","code":"E_DB"}}`): read alike, bounded alike.
+ */
+function messageOf(value: object): string | undefined {
+  const { message, error } = value as { message?: unknown; error?: unknown };
+  if (typeof message === 'string') return message;
+  const nested = typeof error === 'object' && error !== null ? (error as { message?: unknown }).message : undefined;
+  return typeof nested === 'string' ? nested : undefined;
 }
 
 /**
