@@ -401,6 +401,24 @@ describe('lookup states', () => {
     expect(screen.queryByRole('link', { name: /Try as/ })).not.toBeInTheDocument();
   });
 
+  it("the service's address redirects: its own title, not the reviewer's fault, and no Try again (the same redirect would come back)", async () => {
+    showWith(
+      apiError(
+        502,
+        'upstream_redirected',
+        "The KYC service's address redirects (HTTP 302) to https://kyc.example.org: an administrator must update…",
+        {
+          upstreamStatus: 302,
+        },
+      ),
+    );
+    expect(await alert()).toHaveAttribute('data-error-kind', 'upstream_redirected');
+    expect(screen.getByRole('heading', { name: "The KYC service's address has moved" })).toBeInTheDocument();
+    expect(screen.getByText(/Nothing is wrong with the id you entered/)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Try again/ })).not.toBeInTheDocument();
+    expect(screen.queryByText(/usually passes/)).not.toBeInTheDocument();
+  });
+
   it.each([
     ['upstream_unreachable', 502, 'The KYC service cannot be reached'],
     ['upstream_timeout', 504, 'The KYC service did not answer in time'],

@@ -204,13 +204,13 @@ describe('proxy against a faulty upstream', () => {
     await expectStillServing();
   });
 
-  it('maps a redirect to upstream_error instead of following it', async () => {
+  it('maps a redirect to upstream_redirected instead of following it', async () => {
     upstream.behave = (_req, res) => {
       res.writeHead(302, { location: 'http://127.0.0.1:1/elsewhere' });
       res.end();
     };
     const res = await lookup();
-    expect(errorOf(res)).toMatchObject({ code: 'upstream_error', upstreamStatus: 302 });
+    expect(errorOf(res)).toMatchObject({ code: 'upstream_redirected', upstreamStatus: 302 });
     expect(upstream.seen).toHaveLength(1);
   });
 

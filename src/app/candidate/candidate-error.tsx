@@ -45,10 +45,7 @@ type ScreenContext = { kind: LookupKind; id: string; bothKinds: boolean; actions
 type ScreenOf = (error: ApiError, context: ScreenContext) => ScreenParts;
 
 const invalidId: ScreenOf = ({ message }) => ({ title: errorTitle('invalid_id'), body: message });
-const unauthenticated: ScreenOf = (_, { actions }) => ({
-  body: 'Sign in again to look this candidate up.',
-  action: actions.signInAgain,
-});
+const unauthenticated: ScreenOf = (_, { actions }) => ({ body: 'Sign in again to look this candidate up.', action: actions.signInAgain });
 
 /** What to do about an answer of the service's that could not be used: its message says what was wrong with it. */
 const UPSTREAM_ERROR_NEXT =
@@ -183,6 +180,9 @@ const SCREENS: Partial<Record<ErrorCode, ScreenOf>> = {
   archiving_check_unavailable: retryable,
   upstream_unauthorized: notTheId,
   upstream_misconfigured: notTheId,
+  // The base URL moved: no id would do, and trying again gets the same redirect.
+  upstream_redirected: notTheId,
+  upstream_no_content: retryable,
   upstream_rate_limited: (error, { actions, waitId }) => ({ body: retryText(error, waitId), action: actions.retry }),
   upstream_unreachable: serviceAway,
   upstream_timeout: serviceAway,

@@ -38,6 +38,10 @@ export const API_ERRORS = {
   upstream_unauthorized: { status: 502, title: "The KYC service rejected this server's API key" },
   /** The service does not know the client id, or the address is not its API: no id would be found. */
   upstream_misconfigured: { status: 502, title: 'This server is not set up right for the KYC service' },
+  /** The service's address answers with a redirect (3xx), never followed: its base URL moved. */
+  upstream_redirected: { status: 502, title: "The KYC service's address has moved" },
+  /** The service answered 204, no content: neither a record nor an error. */
+  upstream_no_content: { status: 502, title: 'The KYC service answered with no content' },
   upstream_rate_limited: { status: 429, title: 'The KYC service is limiting requests' },
   upstream_error: { status: 502, title: "The KYC service's answer could not be used" },
   upstream_unreachable: { status: 502, title: 'The KYC service cannot be reached' },

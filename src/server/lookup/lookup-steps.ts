@@ -10,6 +10,7 @@ import type { AccessControl } from '../auth/access-control.ts';
 import type { ApiSettings } from '../config/settings.ts';
 import type { Identity } from '../http/identity.ts';
 import { ApiFailure } from '../http/api-failure.ts';
+import { noContent } from '../upstream/redirect.ts';
 import { STORE_UNAVAILABLE } from '../http/http-reply.ts';
 import type { Logger } from '../log/log.ts';
 import { type Limit, type Metrics, upstreamOutcome } from '../ops/metrics.ts';
@@ -252,18 +253,14 @@ export function sendRequest(
   return { answer, abort: () => (pass ? undefined : call.abort()), over: call.over };
 }
 
-/** The read step's first check: why an answer cannot be checked (no framing, or compressed although none was asked for). */
+/** The read step's first check: why an answer cannot be checked (no content, a 204; no framing; compressed although none was asked for). */
 export function unreadableAnswer(upstreamRes: UpstreamBody): ApiFailure | undefined {
+  if (upstreamRes.statusCode === 204 || upstreamRes.statusCode === 205) return noContent(upstreamRes.statusCode);
   if (!isFramed(upstreamRes)) {
     return new ApiFailure('upstream_error', 'The KYC service sent a response without a length, so it could not be checked to be complete.');
   }
-  if (isEncoded(upstreamRes)) {
-    return new ApiFailure(
-      'upstream_error',
-      'The KYC service sent a compressed answer although none was asked for, so it could not be checked.',
-    );
-  }
-  return undefined;
+  const compressed = 'The KYC service sent a compressed answer although none was asked for, so it could not be checked.';
+  return isEncoded(upstreamRes) ? new ApiFailure('upstream_error', compressed) : undefined;
 }
 
 /** The upstream's answer (or failure), timed until its status line. */

@@ -10,6 +10,7 @@ import { type KeySearch, keySearch } from '../answer/key-watch.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { secondsOf, wholeAnswerDeadline } from './answer-deadline.ts';
 import { saidIn } from './service-message.ts';
+import { redirected } from './redirect.ts';
 import {
   declaredTooLarge,
   describeNetworkError,
@@ -209,6 +210,8 @@ function send(
     const onResponse = (upstreamRes: http.IncomingMessage) => {
       if (settled) return upstreamRes.destroy();
       const status = upstreamRes.statusCode ?? 502;
+      // Never followed (the key goes nowhere else), nor said to pass: the base URL moved (redirect.ts).
+      if (status >= 300 && status < 400) return fail(redirected(status, upstreamRes.headers), status);
       if (status < 200 || status >= 300) {
         const failWith = (body?: ErrorBody) => fail(failureOf(status, saidIn(upstreamRes, status, body, keys)), status);
         refused = () => failWith();
