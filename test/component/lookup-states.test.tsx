@@ -5,9 +5,11 @@ import { QueryObserver } from '@tanstack/react-query';
 import { candidateQueries, startLookup } from '../../src/app/candidate/candidate-queries.ts';
 import { SLOW_ANSWER_MS } from '../../src/app/candidate/candidate-skeleton.tsx';
 import { createQueryClient } from '../../src/app/query-client.ts';
-import { NOT_A_RECORD } from '../../src/server/http/http-reply.ts';
+import { notARecord } from '../../src/server/answer/not-a-record.ts';
 import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { apiError, envelope, json, renderWithProviders, stubApi, testMeta } from './render.tsx';
+
+const NOT_A_RECORD = notARecord({ cause: 'unknown' });
 
 // cust_000482, under the refId the tests ask for (the server refuses another candidate's record: other_candidate).
 const record = { ...(await sampleCandidates({ now: new Date() }))[1]!.record, refId: 'abc' };

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { PARTS_ACCEPT } from '../../src/kyc/contract/picture-parts.ts';
-import { NOT_A_RECORD } from '../../src/server/http/http-reply.ts';
+import { notARecord } from '../../src/server/answer/not-a-record.ts';
 import { RECORD } from './hostile-upstream.ts';
 import type { RawResponse } from './http.ts';
 import { memoryAuditLog } from './memory-audit.ts';
 import { serviceAndApp } from './service-app.ts';
+
+const NOT_A_RECORD = notARecord({ cause: 'unknown' });
 
 /**
  * The envelope's `status` and `data` read the same at every level (envelope-members.ts): the full answer
@@ -138,17 +140,18 @@ describe('the envelope read the same at every level', () => {
 
   it('a record sent as text (encrypted: "data":"U2FsdGVkX1…") is not a readable record at every level, where the page was sent it and said "unexpected shape"', async () => {
     const NOT_READABLE = `502 not_a_record: ${NOT_A_RECORD.message}`;
+    const said = (cause: 'text' | 'list' | 'unknown') => `502 not_a_record: ${notARecord({ cause }).message}`;
     const sealed = Buffer.from(DATA).toString('base64');
-    for (const body of [
-      `{"status":"success","data":"U2FsdGVkX1${sealed}"}`,
-      `{"status":"success", "data" : "${sealed}"}`,
-      [`{"status":"success","da`, `ta":"${sealed}"}`],
-      // No object either (the review: "unexpected shape" at status level, not a record at full level).
-      '{"status":"success","data":[{"status":"approved","refId":"r"}]}',
-      '{"status":"success","data":42}',
-    ]) {
-      answer(body);
-      for (const level of LEVELS) expect(outcome(await ask[level]()), `${level}: ${body}`).toBe(NOT_READABLE);
+    for (const [body, expected] of [
+      [`{"status":"success","data":"U2FsdGVkX1${sealed}"}`, said('text')],
+      [`{"status":"success", "data" : "${sealed}"}`, said('text')],
+      [[`{"status":"success","da`, `ta":"${sealed}"}`], said('text')],
+      // No object either (the review: "unexpected shape" at status level, not a record at full level), each said as what it is.
+      ['{"status":"success","data":[{"status":"approved","refId":"r"}]}', said('list')],
+      ['{"status":"success","data":42}', NOT_READABLE],
+    ] as const) {
+      answer(body as string | string[]);
+      for (const level of LEVELS) expect(outcome(await ask[level]()), `${level}: ${body}`).toBe(expected);
     }
     // A record whose data follows other members, or is an object, is still read.
     answer(`{"status":"success","data":${DATA}}`);

@@ -1,3 +1,4 @@
+import { isSuccessWord } from './success-status.ts';
 import {
   type CandidateRecord,
   attachUnreadFields,
@@ -53,8 +54,8 @@ export const candidateRecordSchema = z.pipe(
  */
 export const candidateEnvelopeSchema = z.pipe(
   z.object({
-    // Absent is read too (`{"data":{…}}`, which the answer guard lets through): only another status is refused.
-    status: z.optional(z.literal('success')),
+    // Absent is read too (`{"data":{…}}`, which the answer guard lets through), and "SUCCESS" or "ok" (success-status.ts): only another status is refused.
+    status: z.optional(z.string().check(z.refine(isSuccessWord, 'The answer gives another status than "success".'))),
     data: candidateRecordSchema,
     unread: z.optional(unreadFieldsSchema),
   }),

@@ -2,6 +2,7 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { scanOf, type AnswerScan, type ScannedBody } from './answer-scan.ts';
 import { EnvelopeWatch, ErrorMembers } from './envelope-members.ts';
 import { envelopeStart, MAX_ENVELOPE_PREFIX, type Opening } from './envelope-start.ts';
+import { causeOfHead, type NotARecordCause } from './not-a-record.ts';
 import { JsonIncompleteError, JsonTooDeepError } from './json-tokens.ts';
 import { type AskedCandidate, AskedIdWatch } from './asked-id-watch.ts';
 import type { NotAnId } from '../../kyc/contract/lookup.ts';
@@ -54,6 +55,8 @@ export class AnswerGuardError extends Error {
     readonly member?: string,
     /** For `other_candidate`: the id the record gave, or the kind of a value that is no id. */
     readonly answered?: string | NotAnId,
+    /** For `not_an_envelope`: what the body is instead (not-a-record.ts). */
+    readonly notARecord?: NotARecordCause,
   ) {
     super(PROBLEMS[problem]);
   }
@@ -214,11 +217,11 @@ export function createAnswerGuard(
         stated = statedCollector(maxErrorBytes);
         return done(stated.add(Buffer.concat([start, chunk])));
       }
-      if (found) return done(found.problem === 'not_json' && !opens(start, chunk) ? new AnswerGuardError('not_an_envelope') : found);
+      if (found) return done(notJsonFound(found, start, chunk));
       if (start === undefined) return pass(this, chunk, done);
       start = Buffer.concat([start, chunk]);
       const verdict = envelopeStart(start.subarray(0, MAX_ENVELOPE_PREFIX));
-      const refused = openingRefused(verdict, start.length);
+      const refused = openingRefused(verdict, start);
       if (refused) return done(refused);
       if (verdict === 'more') return done();
       const opened = start;
@@ -231,7 +234,7 @@ export function createAnswerGuard(
         const found = problem();
         return done(found && FATAL.has(found.problem) ? found : stated.ended());
       }
-      if (start !== undefined) return done(new AnswerGuardError('not_an_envelope'));
+      if (start !== undefined) return done(notAnEnvelope(start, true));
       if (!fed) scan.end();
       const found = problem() ?? late.error() ?? (scan.ended ? undefined : new AnswerGuardError('incomplete'));
       if (found) return done(found);
@@ -243,10 +246,23 @@ export function createAnswerGuard(
 }
 
 /** Why the body's opening is refused: it holds no record (`"data":null`), or opens no candidate envelope; undefined while it may. */
-function openingRefused(verdict: Opening, read: number): AnswerGuardError | undefined {
+function openingRefused(verdict: Opening, start: Buffer): AnswerGuardError | undefined {
   if (verdict === 'empty') return new AnswerGuardError('no_record');
-  if (verdict === 'no' || (verdict === 'more' && read >= MAX_ENVELOPE_PREFIX)) return new AnswerGuardError('not_an_envelope');
+  if (verdict === 'no' || (verdict === 'more' && start.length >= MAX_ENVELOPE_PREFIX)) return notAnEnvelope(start, false);
   return undefined;
+}
+
+/** A body that stopped being JSON before it opened an envelope: not one, said as what it is; any other problem as itself. */
+function notJsonFound(found: AnswerGuardError, start: Buffer | undefined, chunk: Buffer): AnswerGuardError {
+  return found.problem === 'not_json' && start !== undefined && !opens(start, chunk)
+    ? notAnEnvelope(Buffer.concat([start, chunk]), false)
+    : found;
+}
+
+/** A body that opens no candidate envelope, with what it is instead, named from its first bytes (`ended`: all of it). */
+function notAnEnvelope(start: Buffer, ended: boolean): AnswerGuardError {
+  const cause = causeOfHead(start.subarray(0, MAX_ENVELOPE_PREFIX), ended) ?? { cause: 'unknown' };
+  return new AnswerGuardError('not_an_envelope', undefined, undefined, undefined, cause);
 }
 
 /**

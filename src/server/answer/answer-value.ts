@@ -184,7 +184,15 @@ export interface ValueFailures {
   tooLarge?: ApiFailure;
   /** JSON nested deeper than MAX_DEPTH (json-tokens.ts): said as such, not as "not JSON". */
   tooDeep?: ApiFailure;
+  /**
+   * A body that is not JSON or ended early, said from its first bytes (`head`) when they show what it is
+   * instead (empty, a web page: not-a-record.ts); undefined leaves `notJson` or `incomplete`.
+   */
+  unopened?: (head: Buffer, ended: boolean) => ApiFailure | undefined;
 }
+
+/** How much of a body's start is kept for ValueFailures.unopened. */
+const HEAD_BYTES = 256;
 
 const TOO_LARGE = new ApiFailure(
   'response_too_large',
@@ -221,18 +229,23 @@ export function readValue(
       return reader.refused ?? (reader.tooLarge ? failures.tooLarge : undefined);
     };
     let received = 0;
+    let head = Buffer.alloc(0);
+    /** A failure of the JSON itself, said from the body's start when that shows what it is instead. */
+    const named = (failure: ApiFailure | undefined, ended: boolean) =>
+      failure === failures.notJson || failure === failures.incomplete ? (failures.unopened?.(head, ended) ?? failure) : failure;
     /** A piece of the body (a chunk, where the scan is fed upstream), counted against the bound before it is scanned. */
     const read = (piece: Buffer) => {
       if (settled) return;
       received += piece.length;
       if (received > limits.maxResponseBytes) return settle({ ok: false, failure: TOO_LARGE });
+      if (head.length < HEAD_BYTES) head = Buffer.concat([head, piece.subarray(0, HEAD_BYTES - head.length)]);
       if (!fed) scan.write(piece);
-      const refused = refusal();
+      const refused = named(refusal(), false);
       if (refused) settle({ ok: false, failure: refused });
     };
     const ended = () => {
       if (!fed) scan.end();
-      const refused = refusal() ?? (scan.ended ? undefined : failures.incomplete);
+      const refused = named(refusal() ?? (scan.ended ? undefined : failures.incomplete), true);
       settle(refused ? { ok: false, failure: refused } : { ok: true, value: reader.value() });
     };
     // A page or record of small tokens costs ten times a picture's bytes: scanned here, the body is read in

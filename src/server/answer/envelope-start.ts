@@ -1,3 +1,5 @@
+import { isSuccessWord } from '../../kyc/contract/success-status.ts';
+
 /**
  * The answer guard's first check (answer-guard.ts): whether a body's first bytes open a candidate
  * envelope, the service's error envelope, or neither. Only the opening bytes are read, never the rest.
@@ -24,7 +26,7 @@ function shortString(max: number): { whole: RegExp; start: RegExp } {
 }
 
 /**
- * The status member's value: at most 7 characters ("success" is the longest read). JSON reads
+ * The status member's value: at most 7 characters ("success" is the longest read, in any case, or "ok": success-status.ts). JSON reads
  * `"\u0065rror"` as "error": read otherwise here, the same answer was a refused record at full level and
  * the service's error at status level (envelope-members.ts).
  */
@@ -68,7 +70,7 @@ function openingAt(text: string, bounded: boolean): Opening {
   const status = shortText(member.rest, STATUS_TEXT);
   if (typeof status !== 'object') return status;
   if (status.said === 'error') return 'error';
-  return status.said === 'success' ? dataAfterSuccess(status.rest, bounded) : 'no';
+  return isSuccessWord(status.said) ? dataAfterSuccess(status.rest, bounded) : 'no';
 }
 
 /**

@@ -2,7 +2,8 @@ import { isStatusLevelField, keptAtStatusLevel, ownStatusDateFields, readsAsStat
 import type { JsonPath, ScannedBody } from './answer-scan.ts';
 import { memberPlace, type Place, readValue, setMember, ValueBuilder, type ValueRead } from './answer-value.ts';
 import { ApiFailure } from '../http/api-failure.ts';
-import { NOT_A_RECORD, repeatedMember } from '../http/http-reply.ts';
+import { repeatedMember } from '../http/http-reply.ts';
+import { causeOfHead, notARecord } from './not-a-record.ts';
 import { ENVELOPE_ERROR_MEMBERS, EnvelopeKeys, errorMemberPlace, openedEnvelopePlace } from './envelope-members.ts';
 import type { KeySearch } from './key-watch.ts';
 
@@ -24,6 +25,9 @@ const MAX_KEPT = 64 * 1024;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** A `data` that is no object, kept as what it is, not its content: a text empty, a list empty, any other scalar itself (not-a-record.ts). */
+const noRecordValue = (value: unknown): unknown => (typeof value === 'string' ? '' : Array.isArray(value) ? [] : value);
+
 /**
  * The envelope reduced as the reader below reduces it: `status`, and the status-level fields of an object
  * `data` (a `data` that is no object, an empty text); with `fields`, also `data.customFields` holding those of them that are not objects or lists
@@ -44,7 +48,7 @@ export function statusLevelValue(json: unknown, fields?: readonly string[]): unk
       if (isObject(value)) setMember(out, key, statusLevelData(value, fields));
       // No object (a text, an encrypted record; a list): an empty text, as the reader keeps it: said as not a record.
       // null stays null, as the reader keeps it: said to hold no record.
-      else setMember(out, key, value === null ? null : '');
+      else setMember(out, key, noRecordValue(value));
     }
   }
   return out;
@@ -157,8 +161,8 @@ export class StatusLevelReader extends ValueBuilder {
       this.statusRead = false;
       this.ownDates = [];
       this.datesPassedOver = 0;
-      // A list is no record: kept as an empty text, as any `data` that is no object is (below).
-      setMember(this.root, 'data', this.data ?? '');
+      // A list is no record: kept as an empty list (its entries unread), to be said as a list (not-a-record.ts).
+      setMember(this.root, 'data', this.data ?? []);
       if (this.data && this.fields) this.keepCustom({});
       return true;
     }
@@ -201,7 +205,7 @@ export class StatusLevelReader extends ValueBuilder {
     // A `data` that is no object (a text: a record the service encrypted; null, a number) is kept as an empty text:
     // it is said to be no record (status-level.ts), as the full answer says it.
     // null stays null: an answer holding no record is said to be that (NO_RECORD), not perhaps encrypted.
-    if (root && this.path.at(['data'])) return (value) => setMember(root, 'data', value === null ? null : '');
+    if (root && this.path.at(['data'])) return (value) => setMember(root, 'data', noRecordValue(value));
     const data = this.data;
     const kept = data && this.path.at(['data', '*']) ? this.dataField(data, this.path.keys[1]!) : undefined;
     if (kept) return kept;
@@ -272,9 +276,15 @@ export class StatusLevelReader extends ValueBuilder {
 
 const broken = (message: string) => new ApiFailure('upstream_error', message);
 const FAILURES = {
-  notJson: NOT_A_RECORD,
+  // Of a body that opened an envelope: in the full answer's words (full-answer.ts), one reading for every level.
+  notJson: broken("The KYC service's answer stops being JSON after its record began, so it could not be sent."),
   incomplete: broken("The KYC service's answer ended before the record was complete."),
   tooLarge: broken('The response of the KYC service holds more in its status-level fields than a record does, so it was refused.'),
+  // Not JSON from its first bytes, empty, a web page: what it is (not-a-record.ts), as the full answer's guard says it.
+  unopened: (head: Buffer, ended: boolean) => {
+    const cause = causeOfHead(head, ended);
+    return cause ? notARecord(cause) : undefined;
+  },
 };
 
 /** The body read to its end through its scan, reduced as it comes (with `fields`, those custom fields too). */

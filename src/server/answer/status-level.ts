@@ -10,7 +10,8 @@ import {
 import { attachUnreadFields, type UnreadField, unreadFieldsOf } from '../../kyc/contract/record-reading.ts';
 import { shareNumberTexts } from '../../kyc/contract/number-text.ts';
 import { ApiFailure } from '../http/api-failure.ts';
-import { NO_RECORD, NOT_A_RECORD } from '../http/http-reply.ts';
+import { NO_RECORD } from '../http/http-reply.ts';
+import { causeOfValue, notARecord } from './not-a-record.ts';
 import { readStatusLevelStreamed } from './status-level-stream.ts';
 import type { KeySearch } from './key-watch.ts';
 
@@ -52,13 +53,6 @@ function supportFieldsOf(record: CandidateRecord, fields: readonly string[]): Re
 }
 
 /**
- * `{"status":"success","data":"U2FsdGVkX1…"}`, a record the service encrypted, or a `data` of null or a list:
- * no record, as the full answer says it (the reader keeps a `data` that is no object as an empty text).
- */
-const isTextRecord = (value: unknown): boolean =>
-  typeof value === 'object' && value !== null && typeof (value as { data?: unknown }).data === 'string';
-
-/**
  * A record of another shape (no status, no id): what was wrong, its first issue as the full answer's page
  * names it (the contract's words, kinds never values). `not_a_record`, not `upstream_error`: asking again
  * gets the same record, so the page must not say that it usually passes.
@@ -76,7 +70,9 @@ function shapeFailure(issue: { message: string; path: readonly PropertyKey[] } |
 function reduceValue(json: unknown, fields: readonly string[] | undefined): Reduced {
   const parsed = candidateEnvelopeSchema.safeParse(json);
   if (!parsed.success && (json as { data?: unknown }).data === null) return { ok: false, failure: NO_RECORD };
-  if (!parsed.success && isTextRecord(json)) return { ok: false, failure: NOT_A_RECORD };
+  // Another status, a list or a text where the record should be: said as that (not-a-record.ts), never as the schema's words.
+  const cause = parsed.success ? undefined : causeOfValue(json);
+  if (cause) return { ok: false, failure: notARecord(cause) };
   if (!parsed.success) return { ok: false, failure: shapeFailure(parsed.error.issues[0]) };
   const record = statusLevelOf(parsed.data.data);
   const unread = [...statusLevelUnread(parsed.data.data), ...(fields ? customFieldsUnread(parsed.data.data) : [])];

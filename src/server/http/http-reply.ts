@@ -15,17 +15,6 @@ export const STORE_UNAVAILABLE = new ApiFailure(
     'They resume by themselves once it is back: try again in a moment.',
 );
 
-/**
- * The service answered with success, but not with a candidate record that can be read: not JSON, or not
- * opening a candidate envelope. Its own code, not `upstream_error`: the service did not fail, and the
- * likely causes differ (an encrypted answer, a wrong KYC_BASE_URL).
- */
-export const NOT_A_RECORD = new ApiFailure(
-  'not_a_record',
-  "The KYC service's answer is not a readable candidate record. It may be encrypted (KYC Connect can encrypt responses for some clients), " +
-    'or come from something other than the KYC service: an administrator must check KYC_BASE_URL and the API key.',
-);
-
 /** `{"status":"success","data":null}`: an answer that holds no record, said as that, not as one perhaps encrypted. */
 export const NO_RECORD = new ApiFailure(
   'not_a_record',

@@ -7,7 +7,8 @@ import { ApiFailure, brokenOff, otherCandidate } from '../http/api-failure.ts';
 import type { AskedCandidate } from '../answer/asked-id-watch.ts';
 import type { ApiSettings } from '../config/settings.ts';
 import { MAX_DEPTH } from '../answer/json-tokens.ts';
-import { countBytes, NO_RECORD, NOT_A_RECORD, repeatedMember } from '../http/http-reply.ts';
+import { countBytes, NO_RECORD, repeatedMember } from '../http/http-reply.ts';
+import { notARecord } from '../answer/not-a-record.ts';
 import { requestLog } from '../log/log.ts';
 import { type Audit, refuse } from '../audit/audit-trail.ts';
 import { newBoundary, splitRecord } from '../answer/multipart-answer.ts';
@@ -246,8 +247,8 @@ function guardFailure(error: Error, { stated, asked }: Pick<FullAnswer, 'stated'
   if (error.problem === 'repeated_member') return repeatedMember(error.member ?? 'status');
   // The service's error envelope with a success status: the error it states, not an unreadable record.
   if (error.problem === 'error_envelope') return statedFailure(error.stated, stated);
-  // Not a candidate envelope from its first bytes: not a readable record (perhaps encrypted).
-  if (error.problem === 'not_an_envelope') return NOT_A_RECORD;
+  // Not a candidate envelope from its first bytes: not a readable record, said as what it is (not-a-record.ts).
+  if (error.problem === 'not_an_envelope') return notARecord(error.notARecord ?? { cause: 'unknown' });
   if (error.problem === 'no_record') return NO_RECORD;
   return new ApiFailure('upstream_error', NOT_JSON[error.problem]);
 }

@@ -1,0 +1,87 @@
+import { isSuccessWord } from '../../kyc/contract/success-status.ts';
+import { ApiFailure } from '../http/api-failure.ts';
+import { envelopeStart } from './envelope-start.ts';
+
+/**
+ * Why a successful answer is not a candidate record, named from what it is (its first bytes, or the value
+ * read at status level), in one set of words for every role and level: an empty body, a web page, a list
+ * or a text where the record should be, another status than success, or (none of these) a body that is no
+ * candidate envelope, perhaps encrypted. Never a schema's own words.
+ */
+export type NotARecordCause =
+  | { cause: 'empty' }
+  | { cause: 'web_page' }
+  | { cause: 'list' }
+  | { cause: 'text' }
+  | { cause: 'status'; status: string | undefined }
+  | { cause: 'unknown' };
+
+const TELL = 'If it keeps happening, tell whoever runs Candidate Lookup.';
+/** A status word quoted back: a short plain word, or not quoted at all (whatever answered wrote it). */
+const QUOTABLE_STATUS = /^[A-Za-z0-9 _-]{1,32}$/;
+
+/** The failure of each cause, `not_a_record`: asking again gets the same answer, so none says that it usually passes. */
+export function notARecord(why: NotARecordCause): ApiFailure {
+  return new ApiFailure('not_a_record', wordsOf(why));
+}
+
+function wordsOf(why: NotARecordCause): string {
+  switch (why.cause) {
+    case 'empty':
+      return `The KYC service answered with an empty body: neither a record nor an error. ${TELL}`;
+    case 'web_page':
+      return (
+        "The KYC service's address answered with a web page, not with a candidate record: a maintenance or sign-in page, or an address that is not the KYC Connect API. " +
+        "If it lasts, an administrator must check KYC_BASE_URL (the environment's baseUrl in CONFIG_FILE)."
+      );
+    case 'list':
+      return `The KYC service's answer holds a list where one candidate's record should be (its data is a list), so which entry is the candidate cannot be told: it was not read. ${TELL}`;
+    case 'text':
+      return (
+        "The KYC service's answer holds a text where the record should be (its data is a text): it may be encrypted (KYC Connect can encrypt responses for some clients). " +
+        "An administrator must check the API key's settings and KYC_BASE_URL."
+      );
+    case 'status': {
+      const said = why.status !== undefined && QUOTABLE_STATUS.test(why.status) ? ` "${why.status}"` : ' another';
+      return `The KYC service's answer gives the status${said}, not "success", so its data was not read as a record. ${TELL}`;
+    }
+    default:
+      return (
+        "The KYC service's answer is not a readable candidate record. It may be encrypted (KYC Connect can encrypt responses for some clients), " +
+        'or come from something other than the KYC service: an administrator must check KYC_BASE_URL and the API key.'
+      );
+  }
+}
+
+const WS = /^(?:\xef\xbb\xbf)?[ \t\r\n]*/;
+
+/**
+ * Why a body whose first bytes (`head`, at most a few hundred) open no candidate envelope is not a record;
+ * undefined when they do open one (or the service's error envelope), for the caller's own failure.
+ * `ended`: the body ended with these bytes.
+ */
+export function causeOfHead(head: Buffer, ended: boolean): NotARecordCause | undefined {
+  const text = head.toString('latin1').replace(WS, '');
+  if (text === '') return ended ? { cause: 'empty' } : undefined;
+  if (text.startsWith('<')) return { cause: 'web_page' };
+  const opening = envelopeStart(head);
+  if (opening !== 'no' && !(ended && opening === 'more')) return undefined;
+  if (/^\{[\s\S]*?"data"[ \t\r\n]*:[ \t\r\n]*\[/.test(text)) return { cause: 'list' };
+  if (/^\{[\s\S]*?"data"[ \t\r\n]*:[ \t\r\n]*"/.test(text)) return { cause: 'text' };
+  const status = /^\{[\s\S]*?"status"[ \t\r\n]*:[ \t\r\n]*"([^"\\]{0,64})"/.exec(text);
+  if (status && !isSuccessWord(status[1]) && status[1] !== 'error') return { cause: 'status', status: status[1] };
+  return { cause: 'unknown' };
+}
+
+/** Why a value read whole (the status level's) whose envelope is not a record's is not one; undefined when it may be one. */
+export function causeOfValue(value: unknown): NotARecordCause | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { cause: 'unknown' };
+  const { status, data } = value as { status?: unknown; data?: unknown };
+  if (status !== undefined && status !== 'error' && !isSuccessWord(status)) {
+    return { cause: 'status', status: typeof status === 'string' ? status : undefined };
+  }
+  if (Array.isArray(data)) return { cause: 'list' };
+  if (typeof data === 'string') return { cause: 'text' };
+  // A number or true/false where the record should be: no record, nothing more to say of it.
+  return data !== undefined && data !== null && typeof data !== 'object' ? { cause: 'unknown' } : undefined;
+}
