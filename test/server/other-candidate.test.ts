@@ -47,7 +47,9 @@ async function appAnswering(body: string) {
     settings: { keyArchivesOnExtract: 'accept' },
   });
   cleanups.push(app.close, upstream.close);
-  const lookupLines = () => audit.lines.filter((line): line is AuditEntry => line.kind === 'refId' || line.kind === 'recordId');
+  // A lookup's own lines: not the closing line of a full answer read whole (its `held`), which says what it held.
+  const lookupLines = () =>
+    audit.lines.filter((line): line is AuditEntry => (line.kind === 'refId' || line.kind === 'recordId') && !('held' in line));
   return { app, lookupLines };
 }
 
