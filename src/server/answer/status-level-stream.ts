@@ -6,6 +6,7 @@ import { repeatedMember } from '../http/http-reply.ts';
 import { causeOfHead, notARecord } from './not-a-record.ts';
 import { ENVELOPE_ERROR_MEMBERS, EnvelopeKeys, errorMemberPlace, openedEnvelopePlace } from './envelope-members.ts';
 import type { KeySearch } from './key-watch.ts';
+import { TOO_DEEP } from './upstream-body.ts';
 
 /**
  * A support user's record read without holding the body, from the answer's one scan (answer-scan.ts,
@@ -285,6 +286,8 @@ const FAILURES = {
     const cause = causeOfHead(head, ended);
     return cause ? notARecord(cause) : undefined;
   },
+  // Deeper than the one scan holds, wherever (a custom field the level never keeps): said as the full level says it, not as "not a record".
+  tooDeep: TOO_DEEP,
 };
 
 /** The body read to its end through its scan, reduced as it comes (with `fields`, those custom fields too). */

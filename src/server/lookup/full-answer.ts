@@ -6,7 +6,6 @@ import type { AnswerCut } from '../audit/audit.ts';
 import { ApiFailure, brokenOff, otherCandidate } from '../http/api-failure.ts';
 import type { AskedCandidate } from '../answer/asked-id-watch.ts';
 import type { ApiSettings } from '../config/settings.ts';
-import { MAX_DEPTH } from '../answer/json-tokens.ts';
 import { countBytes, NO_RECORD, repeatedMember } from '../http/http-reply.ts';
 import { notARecord } from '../answer/not-a-record.ts';
 import { requestLog } from '../log/log.ts';
@@ -15,7 +14,7 @@ import { newBoundary, splitRecord } from '../answer/multipart-answer.ts';
 import { LookupPreviews, PartsWriter, type PreviewMaking } from '../answer/parts-writer.ts';
 import { StatusPart } from '../answer/status-part.ts';
 import { PARTS_BUSY, type PartsBudget, type PartsHolding } from '../answer/parts-budget.ts';
-import { KEY_IN_ANSWER, type UpstreamBody } from '../answer/upstream-body.ts';
+import { KEY_IN_ANSWER, TOO_DEEP, type UpstreamBody } from '../answer/upstream-body.ts';
 import type { Split } from '../answer/multipart-answer.ts';
 import { errorBodyValue } from '../upstream/error-body.ts';
 import { type AnswerEnd, refuseAfterLine, watchAnswerEnd } from './answer-end.ts';
@@ -262,7 +261,7 @@ function statedFailure(read: StatedError | undefined, stated: FullAnswer['stated
 const NOT_JSON: Record<'not_json' | 'incomplete' | 'too_deep', string> = {
   not_json: "The KYC service's answer stops being JSON after its record began, so it could not be sent.",
   incomplete: "The KYC service's answer ended before the record was complete.",
-  too_deep: `The KYC service's answer is nested deeper than ${MAX_DEPTH} levels, so it could not be sent.`,
+  too_deep: TOO_DEEP.message,
 };
 
 /** Sends the checked body on, streamed, never buffered: a full record weighs megabytes. */
