@@ -162,9 +162,15 @@ describe('GET /api/applicants on the sandbox', () => {
     expect(lists[1]).toMatchObject({ filter: 'waiting', skip: 0, limit: 1, records: 1 });
     expect(lists[3]).toMatchObject({ filter: 'all', status: 429, code: 'rate_limited', upstreamStatus: null, level: null, records: null });
     expect(lists[4]).toMatchObject({ user: 'ana', filter: 'all', limit: 50, status: 200 });
-    // No ids of the listed records in the users' lines: only what was asked.
+    // Whom each view showed, by the ids its rows carried and nothing else of them (before: no one, for a
+    // view of status-level fields only, so a lead could not tell who had seen a candidate in the queue).
+    const inReview = records.filter((r) => r.status === 'inreview');
+    const idsOf = (ids: { refId?: string; recordId?: string }) => `${ids.refId}/${ids.recordId}`;
+    expect((lists[0]!.candidates as Array<{ refId?: string; recordId?: string }>).map(idsOf).sort()).toEqual(inReview.map(idsOf).sort());
+    expect(lists[0]).toMatchObject({ personalData: false });
     const text = JSON.stringify(lists);
-    expect(text).not.toContain(records[1]!.recordId!);
+    for (const record of inReview) expect(text).not.toContain(String(record.inreviewDate));
+    expect(lists[3]).not.toHaveProperty('candidates');
   });
 
   it('needs a signed-in user and only answers GET', async () => {

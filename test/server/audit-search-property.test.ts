@@ -99,7 +99,7 @@ const lineArb: fc.Arbitrary<Omit<AuditLine, 'time'>> = fc.oneof(
     isArchived: fc.boolean(),
   }),
   fc.record({ kind: fc.constant('note' as const), note: fc.constant('a note') }),
-  // A queue view; one that showed personal data names its candidates by the ids their rows carried.
+  // A queue view, naming its candidates by the ids their rows carried (a line of before: only when it showed personal data).
   fc.record({
     user: pick(USERS),
     role: pick(ROLES),
@@ -118,6 +118,8 @@ const lineArb: fc.Arbitrary<Omit<AuditLine, 'time'>> = fc.oneof(
       fc.array(fc.record({ refId: pick(IDS), recordId: pick(IDS) }, { requiredKeys: [] }), { minLength: 1, maxLength: 3 }),
       { nil: undefined },
     ),
+    // Whether its rows carried personal data: absent on a line of before, which named its candidates only then.
+    personalData: fc.option(fc.boolean(), { nil: undefined }),
   }),
 );
 

@@ -20,7 +20,7 @@ import { activityQueries } from './activity-query.ts';
 
 /**
  * "Activity" (issue 34), for compliance users and leads: who looked this candidate up in this
- * environment, at what level, when, who saw them in the queue with personal data, and what they carried
+ * environment, at what level, when, who saw them in the queue (any view that showed their row), and what they carried
  * out of the page, the last 90 days, newest first. Its first line answers "has someone already looked at this today?". Support users never see it
  * (nor may they ask for it), and it is not printed.
  */

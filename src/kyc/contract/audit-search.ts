@@ -41,7 +41,7 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /**
  * What the audit page's Action filter asks for: an action, or `saw_in_queue`, a queue view that named its
- * candidates (it showed personal data). Each finds the rows its words label: `list` then finds only the
+ * candidates (every view that showed a row; before, only one that showed personal data). Each finds the rows its words label: `list` then finds only the
  * views that named nobody ("Listed applicants"), where it found both.
  */
 export const AUDIT_FILTER_ACTIONS = [...AUDIT_ACTIONS, 'saw_in_queue'] as const;
@@ -49,7 +49,7 @@ export type AuditFilterAction = (typeof AUDIT_FILTER_ACTIONS)[number];
 
 /**
  * What a candidate's Activity lists: someone looked at them (and whether that answer was cut short), saw
- * them in the queue with personal data (a `list` line names its candidates only then), or carried their
+ * them in the queue (a `list` line names every row it showed; one written before, only rows of personal data), or carried their
  * data out of the page.
  */
 export const ACTIVITY_ACTIONS: readonly AuditAction[] = [

@@ -9,7 +9,7 @@ export interface TodaysLookers {
   /** The reader looked too. */
   you: boolean;
   /**
-   * Others who only saw them in the queue today (a page of it that showed their certificate's outcome), latest
+   * Others who only saw them in the queue today (a page of it that showed their row, at either level), latest
    * first: they did not open the candidate, but the list below shows their lines, so the first line counts them.
    */
   inQueue: string[];

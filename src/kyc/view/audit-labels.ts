@@ -42,8 +42,8 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
 export const FILTER_ACTION_LABELS: Record<AuditFilterAction, string> = { ...ACTION_LABELS, saw_in_queue: 'Saw in the queue' };
 
 /**
- * What a row records someone doing, in the trail's words: a queue view that named its candidates (it
- * showed personal data) is where each of them was seen, "Saw in the queue (Blocked tab)", with the filters
+ * What a row records someone doing, in the trail's words: a queue view that named its candidates (each
+ * row it showed) is where each of them was seen, "Saw in the queue (Blocked tab)", with the filters
  * it was asked with, "Saw in the queue (Waiting tab, over SLA only)": a filtered view is not one of the whole tab.
  */
 export function actionText(row: Pick<AuditRow, 'action' | 'queueTab' | 'queueOnly'>): string {

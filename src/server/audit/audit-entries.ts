@@ -155,9 +155,10 @@ export interface RefusedRequestAuditEntry extends RequestAuditFields {
 }
 
 /**
- * One line per page of the applicants list: who listed which page. A view that carried personal data (a
- * compliance user's rows with a name or a certificate's outcome) names its candidates too, so that a
- * lead can answer "who saw whom"; a view of status-level fields only does not repeat their ids.
+ * One line per page of the applicants list: who listed which page, and whom it showed, every row by its
+ * ids (never its values), so that a lead can answer "who saw whom" of any view: one of status-level fields
+ * only (a status, its dates and ids) as much as one of a compliance user's rows with a name or a
+ * certificate's outcome, which `personalData` tells apart.
  */
 export interface ListAuditEntry extends Omit<AuditEntry, 'kind' | 'id' | 'batch' | 'batchSize'> {
   kind: 'list';
@@ -173,8 +174,13 @@ export interface ListAuditEntry extends Omit<AuditEntry, 'kind' | 'id' | 'batch'
   attention?: true;
   /** How many records the page held; null when none was answered. */
   records: number | null;
-  /** The candidates a view that carried personal data showed, by the ids their rows carry (each cut to 256 characters). */
+  /** The candidates the view showed, by the ids their rows carry (each cut to 256 characters); absent when it showed none. */
   candidates?: ShownCandidate[];
+  /**
+   * Beside `candidates`: whether any row carried personal data (a name, a certificate's outcome). A line
+   * written before every view named its candidates has them only when one did, and no `personalData`.
+   */
+  personalData?: boolean;
 }
 
 /** One candidate of a queue view's line: the ids its row carried (at least one). */

@@ -121,20 +121,28 @@ export function batchExportLine(
   return { ...lineStart(env, call), kind: 'export', what, lookupKind, candidates, count };
 }
 
+/** A page of the queue as answered: how many rows it held, whom they were, and whether any carried personal data (a name, a certificate's outcome). */
+export interface ListedView {
+  records: number;
+  shown: readonly ShownCandidate[];
+  personalData: boolean;
+}
+
 /**
  * A page of the applicants list: what was asked (null when the query could not be read) and, once
- * answered, how many records it held; and `shown`, the candidates of a view that carried personal data,
- * their ids cut as a lookup's (a page holds at most 100).
+ * answered, how many records it held and whom it showed, every row by the ids it carried, each cut as a
+ * lookup's id (a page holds at most 100, so a line at most 200 ids of 256 characters: its size is bounded
+ * by the page's, whoever asked), and whether any row carried personal data.
  */
 export function listLine(
   env: string,
   call: AuditedCall,
   query: ApplicantsQuery | undefined,
   level: Level | null = null,
-  records: number | null = null,
-  shown: readonly ShownCandidate[] = [],
+  view?: ListedView,
 ) {
-  const candidates = shown.map(({ refId, recordId }) => ({
+  const records = view?.records ?? null;
+  const candidates = (view?.shown ?? []).map(({ refId, recordId }) => ({
     ...(refId ? { refId: cutText(refId, MAX_LOGGED_ID) } : {}),
     ...(recordId ? { recordId: cutText(recordId, MAX_LOGGED_ID) } : {}),
   }));
@@ -150,7 +158,7 @@ export function listLine(
     ...(query?.overSla ? { overSla: true } : {}),
     ...(query?.attention ? { attention: true } : {}),
     records,
-    ...(candidates.length > 0 ? { candidates } : {}),
+    ...(candidates.length > 0 ? { candidates, personalData: view?.personalData === true } : {}),
     status: outcome.status,
     code: outcome.code,
     upstreamStatus: outcome.upstreamStatus,

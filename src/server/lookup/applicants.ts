@@ -73,9 +73,13 @@ export async function listApplicants(deps: ApplicantsDeps, call: SignedInCall): 
     return refuse(call.res, audit, STORE_UNAVAILABLE);
   }
   if (!view.ok) return refuse(call.res, audit, view.failure);
-  // The view's own line, now that its records are known (and, when they carried personal data, whose they were).
+  // The view's own line, now that its records are known: whose they were, and whether they carried personal data.
   const { records } = view.data;
-  const line = listLine(deps.environment, call, query, null, records.length, shownIn(records));
+  const line = listLine(deps.environment, call, query, null, {
+    records: records.length,
+    shown: records,
+    personalData: personalIn(records),
+  });
   const answered = auditTrail(deps, call.res, 'request', line);
   if (!(await answered(200, null))) return;
   const rows = records.map((record) => ({ ...record, rooms: deps.queue.rooms(record) }));
@@ -83,13 +87,12 @@ export async function listApplicants(deps: ApplicantsDeps, call: SignedInCall): 
 }
 
 /**
- * The candidates a view's line names: every row of a page that carried personal data (a compliance
- * user's, with a name or a certificate's outcome), so that each candidate's Activity shows who saw them
- * in the queue; none for a page of status-level fields only, which is what anyone may see of them.
+ * Whether a page carried personal data (a compliance user's, with a name or a certificate's outcome). Its
+ * line names every row it showed either way (by ids only), so that each candidate's Activity shows who saw
+ * them in the queue, their status, dates and ids included: this says which kind of view it was.
  */
-function shownIn(records: readonly Applicant[]): readonly Applicant[] {
-  return records.some((record) => record.name !== undefined || record.certificate !== undefined) ? records : [];
-}
+const personalIn = (records: readonly Applicant[]): boolean =>
+  records.some((record) => record.name !== undefined || record.certificate !== undefined);
 
 /** One of the user's queue views; the refusal says how long to wait. */
 async function takeView(deps: ApplicantsDeps, call: SignedInCall): Promise<ApiFailure | undefined> {

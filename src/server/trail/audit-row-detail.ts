@@ -33,6 +33,13 @@ function batchWords(line: Line): string {
   return named < count ? `${held}, the first ${named} named in the line` : held;
 }
 
+/**
+ * A queue view that names its candidates: whether its rows carried personal data. A line of before every
+ * view named its candidates (no `personalData`) named them only when they did.
+ */
+const shownWords = (line: Line): string =>
+  line.personalData === false ? 'their ids in the line (status-level fields only)' : 'their ids in the line (personal data shown)';
+
 /** The rest of the line in a few words, for the page and the CSV. */
 export function detailOf(line: Line, action: AuditAction, text: Text): string | null {
   const parts: string[] = [];
@@ -40,7 +47,7 @@ export function detailOf(line: Line, action: AuditAction, text: Text): string | 
   switch (action) {
     case 'list':
       add(`filter ${String(line.filter ?? 'unread')}${onlyOf(line)}, skip ${String(line.skip ?? '-')}, ${recordsText(line.records)}`);
-      add(Array.isArray(line.candidates) && line.candidates.length > 0 && 'their ids in the line (personal data shown)');
+      add(Array.isArray(line.candidates) && line.candidates.length > 0 && shownWords(line));
       break;
     case 'copy_reply':
       add(typeof line.template === 'string' && `template ${line.template}`);
