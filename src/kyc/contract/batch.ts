@@ -19,7 +19,21 @@ export const batchRequestSchema = z.object({
 });
 export type BatchRequest = z.infer<typeof batchRequestSchema>;
 
-/** What a batch shows of a candidate, for every role: status level, never identity data. */
+/**
+ * For compliance users and leads, what the queue index knows of a found row's candidate for triage, as
+ * the queue shows it them (no request of its own): the worst outcome of its certificates and whether it
+ * has pictures, learnt from a compliance user's lookup (`asOf`: when the index learnt them; absent when
+ * it learnt them before it kept the time). `known: false`: the index has nothing of them yet.
+ */
+export const batchTriageSchema = z.object({
+  known: z.boolean(),
+  certificate: z.optional(z.string()),
+  pictures: z.optional(z.boolean()),
+  asOf: z.optional(z.string()),
+});
+export type BatchTriage = z.infer<typeof batchTriageSchema>;
+
+/** What a batch shows of a candidate, for every role: status level, never identity data (and `triage`, above, for compliance users and leads). */
 export const batchFoundSchema = z.object({
   type: z.literal('row'),
   /** The id's place in the request (rows arrive in the order they finish). */
@@ -37,6 +51,8 @@ export const batchFoundSchema = z.object({
   foundBy: z.optional(z.enum(LOOKUP_KINDS)),
   /** The status-level fields the answer held but that could not be read (`isArchived`, `approvedDate`): named, not left blank as if absent. */
   unread: z.optional(z.array(z.string())),
+  /** Compliance users and leads only: never sent to a support user, whom the queue shows no certificate either. */
+  triage: z.optional(batchTriageSchema),
 });
 
 export const batchFailedSchema = z.object({

@@ -22,6 +22,8 @@ import type { CrawlClock } from '../lookup/crawler-pool.ts';
 import { createQueueCrawler, type QueueCrawler } from '../lookup/queue-crawler.ts';
 import { QUEUE_INDEX_USER, serverStatusLookup } from '../lookup/queue-lookup.ts';
 import { factsOfRecord, type QueueIndex, queueKey } from '../state/queue-index.ts';
+import { indexedTriage } from '../lookup/batch-triage.ts';
+import type { RecordTriage } from '../answer/record-triage.ts';
 import type { SharedWaits } from '../upstream/service-wait.ts';
 
 /**
@@ -147,7 +149,7 @@ function environmentDeps(
     // A user's lookup tells the index what the service's record says (no request of its own).
     learn: (record, triage) => {
       wiring.queue.index
-        .learnRecord(environment.info.name, { ...factsOfRecord(record), ...triage })
+        .learnRecord(environment.info.name, { ...factsOfRecord(record), ...triage, ...triageTime(triage) })
         .catch((error: Error) => wiring.queue.logger.warn(`The queue index could not learn a lookup's record: ${error.message}`));
     },
     // The index's own pairing of the two ids, from the service's list and records: never a guess.
@@ -156,5 +158,11 @@ function environmentDeps(
       const entry = (await wiring.queue.index.store.find(environment.info.name, [key])).get(key)?.entry;
       return entry?.refId === refId ? entry.recordId : undefined;
     },
+    indexedTriage: (ids) => indexedTriage(wiring.queue.index.store, environment.info.name, ids),
   };
+}
+
+/** When a lookup's triage was learnt, kept with it (a batch's row says "as of" it); none when it showed neither field. */
+function triageTime(triage: RecordTriage | undefined): { triageAt?: number } {
+  return triage && (triage.certificate !== undefined || triage.pictures !== undefined) ? { triageAt: Date.now() } : {};
 }

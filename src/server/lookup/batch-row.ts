@@ -1,4 +1,6 @@
-import { batchRowOf } from '../../kyc/contract/batch.ts';
+import { type BatchTriage, batchRowOf } from '../../kyc/contract/batch.ts';
+import { readsFullRecord } from '../../kyc/contract/roles.ts';
+import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import { answeredOther, batchTriesAs, type LookupKind } from '../../kyc/contract/lookup.ts';
 import { auditWritable, written } from '../audit/audit-trail.ts';
 import { batchRowLine } from '../audit/audit-lines.ts';
@@ -12,8 +14,8 @@ import { reduceToStatusLevel } from '../answer/status-level.ts';
 import { statedErrorOf } from '../upstream/upstream-failures.ts';
 
 /**
- * One row of a batch: the single lookup's steps (lookup-steps.ts) for one id, always at status level,
- * answered as a row of the batch's NDJSON instead of an HTTP answer. The limit is the batch's (its
+ * One row of a batch: the single lookup's steps (lookup-steps.ts) for one id, always at status level
+ * (with, for compliance users and leads, the queue index's triage of the candidate: foundRow), answered as a row of the batch's NDJSON instead of an HTTP answer. The limit is the batch's (its
  * budget, reserved whole), and the batch's invalid ids were counted in one line before it started.
  */
 
@@ -96,7 +98,7 @@ export async function lookupRow(deps: LookupDeps, call: SignedInCall, row: Batch
       // Another candidate's status is no row of the id asked (a cache or gateway answering wrongly).
       const other = answeredOther(reduced.record[row.kind], asked.id);
       if (other !== undefined) return settle(otherCandidate(row.kind, asked.id, other), fetched.upstreamStatus, true);
-      return settle(undefined, fetched.upstreamStatus, true, batchRowOf(row.index, reduced.record));
+      return settle(undefined, fetched.upstreamStatus, true, await foundRow(deps, call, row.index, reduced.record));
     } finally {
       gone.removeEventListener('abort', sent.abort);
     }
@@ -105,6 +107,18 @@ export async function lookupRow(deps: LookupDeps, call: SignedInCall, row: Batch
     // with the full key is read on to its end (archive-watch.ts), and counts against its user meanwhile.
     void (sent?.over ?? Promise.resolve()).then(slot);
   }
+}
+
+/**
+ * The row found: status level, and for compliance users and leads what the queue index knows of the
+ * candidate for triage (batch-triage.ts), as their queue shows it; never for a support user. The index
+ * could not be read: the row says the triage is not known, rather than failing a lookup that was answered.
+ */
+async function foundRow(deps: LookupDeps, call: SignedInCall, index: number, record: CandidateRecord): Promise<FoundRow> {
+  const found = batchRowOf(index, record);
+  if (!readsFullRecord(call.identity.role) || !deps.indexedTriage) return found;
+  const triage = await deps.indexedTriage(record).catch((): BatchTriage => ({ known: false }));
+  return { ...found, triage };
 }
 
 /** Writes the row's line, then gives its result: the row, or why not; audit_unavailable when the line could not be written. */

@@ -1,5 +1,6 @@
 import type http from 'node:http';
 import { checkId, decodeIdSegment } from '../../kyc/contract/lookup.ts';
+import type { BatchTriage } from '../../kyc/contract/batch.ts';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import type { RecordTriage } from '../answer/record-triage.ts';
 import { readsFullRecord } from '../../kyc/contract/roles.ts';
@@ -70,11 +71,10 @@ export interface LookupDeps {
    * index learns it without a request of its own (issue 32). Never throws, never waits.
    */
   learn?: (record: CandidateRecord, triage?: RecordTriage) => void;
-  /**
-   * The recordId the queue index holds for a refId, when its entry names that very refId (undefined: none
-   * known). A compliance user's lookup by refId sends it beside the answer (listed-record-id.ts).
-   */
+  /** The recordId the index holds for a refId its entry names (undefined: none known): sent beside a compliance user's lookup by refId (listed-record-id.ts). */
   listedRecordId?: (refId: string) => Promise<string | undefined>;
+  /** What the queue index knows of a candidate for triage (batch-triage.ts): a compliance user's batch row shows it. */
+  indexedTriage?: (ids: { refId?: string | null; recordId?: string | null }) => Promise<BatchTriage>;
 }
 
 export type Level = NonNullable<AuditEntry['level']>;

@@ -31,6 +31,8 @@ export interface IndexEntry {
   certificate?: string;
   /** Whether that lookup's record held pictures. */
   pictures?: boolean;
+  /** When the index learnt those two (ms since 1970): a batch's row says "as of" it. Absent: learnt before it was kept. */
+  triageAt?: number;
 }
 
 /**
@@ -109,6 +111,7 @@ export function encodeEntry(entry: IndexEntry): string {
     u: entry.unreadable,
     c: entry.certificate,
     g: entry.pictures === undefined ? undefined : entry.pictures ? 1 : 0,
+    k: entry.triageAt,
   });
 }
 
@@ -144,6 +147,7 @@ export function decodeEntry(json: string): IndexEntry | undefined {
     ...(unreadable && Object.keys(unreadable).length > 0 ? { unreadable } : {}),
     ...(text(value.c) ? { certificate: text(value.c)! } : {}),
     ...(value.g === 0 || value.g === 1 ? { pictures: value.g === 1 } : {}),
+    ...(isFiniteNumber(value.k) ? { triageAt: value.k } : {}),
   };
   return queueKeysOf(entry).length > 0 ? entry : undefined;
 }

@@ -34,6 +34,8 @@ export interface RecordFacts {
   serviceID?: string;
   certificate?: string;
   pictures?: boolean;
+  /** When a compliance user's lookup showed those two (ms): kept with them. */
+  triageAt?: number;
 }
 
 /** A status-level record's facts: its ids, status, the date it entered it, archive flag and service id (service-id.ts). */
@@ -225,6 +227,7 @@ function listedFields(known: IndexEntry | undefined, record: Applicant): Partial
 const triageOf = (known: IndexEntry | undefined): Partial<IndexEntry> => ({
   ...(known?.certificate ? { certificate: known.certificate } : {}),
   ...(known?.pictures !== undefined ? { pictures: known.pictures } : {}),
+  ...(known?.triageAt !== undefined ? { triageAt: known.triageAt } : {}),
 });
 
 /**
@@ -267,6 +270,7 @@ export function recordEntry(known: IndexEntry | undefined, facts: RecordFacts): 
     ...(sameStatus && known?.unreadable ? { unreadable: known.unreadable } : {}),
     ...keep('certificate', facts.certificate),
     ...keep('pictures', facts.pictures),
+    ...keep('triageAt', facts.triageAt),
   };
   return same(known, next) ? undefined : next;
 }
