@@ -14,6 +14,8 @@ export interface BatchPlace {
   state: BatchState;
   /** The first line, taken for the column's heading, that the user chose to look up as an id. */
   headingAsId?: string;
+  /** A compliance user's "Needs attention first": the rows shown, and the candidate page's j/k, in that order. */
+  attentionFirst?: boolean;
 }
 
 const remembered = new Map<string, BatchPlace>();

@@ -40,12 +40,14 @@ export function BatchPage() {
   );
   const { skipped, list, headingAsId, setHeadingAsId, personal } = usePastedList(text, kept?.headingAsId);
   const [problem, setProblem] = useState<string>();
+  // Kept with the batch: Back from a row's candidate shows the same order, and j/k there follow it (batch-place.ts).
+  const [attentionFirst, setAttentionFirst] = useState(kept?.attentionFirst ?? false);
   const { state, start, cancel, retry, lookUpFirst, reset } = useBatch(environment, kept?.state);
   useHandOver(handedOver, { setKind, setText, setHeadingAsId, start, ask: personal.ask });
   useEffect(() => {
     if (text.trim() === '' && state.phase === 'idle') forgetBatch(environment);
-    else rememberBatch(environment, { kind, text, state, headingAsId });
-  }, [environment, kind, text, state, headingAsId]);
+    else rememberBatch(environment, { kind, text, state, headingAsId, attentionFirst });
+  }, [environment, kind, text, state, headingAsId, attentionFirst]);
   const session = useBatchSession(state, text, retry);
   useEffect(() => {
     if (session.state !== 'other') return;
@@ -73,7 +75,6 @@ export function BatchPage() {
   };
 
   const running = state.phase === 'running';
-  const lines = batchLines(state);
   return (
     <div className="space-y-5">
       <Card as="section" padding="lg" aria-labelledby="batch-heading">
@@ -130,13 +131,32 @@ export function BatchPage() {
         />
       )}
       {state.phase !== 'idle' && <BatchProgress state={state} onRetry={retry} onLookUpFirst={lookUpFirst} />}
-      {state.ids.length > 0 && (
-        <>
-          <BatchActions lines={lines} kind={state.kind} batch={state.ids} environment={environment} />
-          <BatchTable lines={lines} kind={state.kind} pending={running ? 'Looking up…' : 'Not looked up'} to={to} />
-        </>
-      )}
+      {state.ids.length > 0 && <BatchResults state={state} environment={environment} to={to} order={[attentionFirst, setAttentionFirst]} />}
     </div>
+  );
+}
+
+/** The batch's rows and the hand-offs of them; a compliance user's "Needs attention first" (`order`) orders the rows. */
+function BatchResults(props: {
+  state: BatchState;
+  environment: string | undefined;
+  to: (path: string) => string;
+  order: [boolean, (on: boolean) => void];
+}) {
+  const { state, environment, to, order } = props;
+  const lines = batchLines(state);
+  return (
+    <>
+      <BatchActions lines={lines} kind={state.kind} batch={state.ids} environment={environment} />
+      <BatchTable
+        lines={lines}
+        kind={state.kind}
+        pending={state.phase === 'running' ? 'Looking up…' : 'Not looked up'}
+        to={to}
+        attentionFirst={order[0]}
+        onAttentionFirst={order[1]}
+      />
+    </>
   );
 }
 

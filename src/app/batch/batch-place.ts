@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import type { BatchLine } from '../../kyc/view/batch-export.ts';
+import { linesOrder } from '../../kyc/view/batch-triage.ts';
 import type { ListPlace, ListStep, ListWords, ShownCandidate } from '../recent/list-place.ts';
 import { rememberOpenedRow } from '../recent/row-return.ts';
 import { BATCH_PATH, type BatchRowHandOver, candidatePath, environmentPath } from '../routes.ts';
@@ -69,7 +70,8 @@ export function useBatchPlace(
   }, [valid, back, lineNumber, index]);
 
   if (!valid || !batch) return undefined;
-  const found = lines.flatMap((other, index) => (steppable(other) ? [index] : []));
+  // In the order the batch page shows its rows (a compliance user's "Needs attention first" puts those first).
+  const found = linesOrder(lines, batch.attentionFirst === true).filter((index) => steppable(lines[index]!));
   const position = found.indexOf(at);
   const step = (to: number | undefined): ListStep | undefined => {
     const toLine = to === undefined ? undefined : lines[to];

@@ -1,8 +1,9 @@
-import { useRef } from 'react';
+import { useMemo, useRef } from 'react';
 import { ColumnHeads } from '../ui/column-heads.tsx';
 import { DATE_DOUBT_WORDS, dateDoubt } from '../../kyc/contract/date-doubt.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
-import type { BatchLine } from '../../kyc/view/batch-export.ts';
+import { type BatchLine, withTriage } from '../../kyc/view/batch-export.ts';
+import { linesOrder } from '../../kyc/view/batch-triage.ts';
 import { readsLikeNoId } from '../../kyc/view/reads-like-no-id.ts';
 import { useEnvironment } from '../environment/use-environment.ts';
 import { Link, useLocation } from '../navigation.tsx';
@@ -14,6 +15,7 @@ import { OpenedMark } from '../ui/opened-mark.tsx';
 import { StatusBadge } from '../ui/status-badge.tsx';
 import { TimeStamp } from '../ui/time-stamp.tsx';
 import { batchLineKey } from './batch-place.ts';
+import { AttentionFirst, TriageCell } from './batch-triage.tsx';
 
 const OTHER: Record<LookupKind, LookupKind> = { refId: 'recordId', recordId: 'refId' };
 
@@ -27,6 +29,8 @@ interface TableProps {
   opened: boolean;
   /** The row's candidate is being opened: Back returns to it. */
   visit: () => void;
+  /** The rows carry the queue index's triage (a compliance user's or lead's batch): a column of it. */
+  triage: boolean;
 }
 
 /**
@@ -35,36 +39,62 @@ interface TableProps {
  * Back from a row's candidate focuses that row's link, and a candidate this tab opened is marked
  * "Opened", as the queue's rows are.
  */
-export function BatchTable({ lines, kind, pending, to }: Omit<TableProps, 'opened' | 'visit'>) {
+export function BatchTable({
+  lines,
+  kind,
+  pending,
+  to,
+  attentionFirst,
+  onAttentionFirst,
+}: Omit<TableProps, 'opened' | 'visit' | 'triage'> & { attentionFirst: boolean; onAttentionFirst: (on: boolean) => void }) {
   const { pathname, search } = useLocation();
   const table = useRef<HTMLTableElement>(null);
-  useRowReturn(pathname + search, lines, table, batchLineKey);
+  const triage = withTriage(lines);
+  // Each row keeps its place among the lines (its link hands it over), whatever the order shown.
+  const order = useMemo(() => linesOrder(lines, triage && attentionFirst), [lines, triage, attentionFirst]);
+  const shown = useMemo(() => order.map((index) => lines[index]!), [order, lines]);
+  useRowReturn(pathname + search, shown, table, batchLineKey);
   const visited = useVisited();
   const name = useEnvironment().info?.name;
   return (
-    <Card padding="none" className="overflow-x-auto">
-      <table ref={table} data-stack className="w-full text-left text-sm">
-        <caption className="sr-only">Batch results, in the order of the ids</caption>
-        <ColumnHeads
-          cell="px-3 py-2"
-          columns={[{ label: '#', title: 'The pasted line' }, kind, 'Status', 'Since', 'Submissions', OTHER[kind]]}
-        />
-        <tbody className="divide-y divide-slate-100">
-          {lines.map((line, index) => (
-            <BatchTableRow
-              key={line.line}
-              line={line}
-              index={index}
-              kind={kind}
-              pending={pending}
-              to={to}
-              opened={name !== undefined && line.row?.ok === true && wasVisited(visited, name, [line.row.refId, line.row.recordId])}
-              visit={() => rememberRowOpening(pathname + search, batchLineKey(line), index)}
-            />
-          ))}
-        </tbody>
-      </table>
-    </Card>
+    <>
+      {triage && <AttentionFirst lines={lines} on={attentionFirst} onChange={onAttentionFirst} />}
+      <Card padding="none" className="overflow-x-auto">
+        <table ref={table} data-stack className="w-full text-left text-sm">
+          <caption className="sr-only">Batch results, in the order of the ids</caption>
+          <ColumnHeads
+            cell="px-3 py-2"
+            columns={[
+              { label: '#', title: 'The pasted line' },
+              kind,
+              'Status',
+              'Since',
+              'Submissions',
+              OTHER[kind],
+              triage && { label: 'Certificates', title: 'As the queue index knows them, from a compliance user’s lookup' },
+            ]}
+          />
+          <tbody className="divide-y divide-slate-100">
+            {order.map((index, place) => {
+              const line = lines[index]!;
+              return (
+                <BatchTableRow
+                  key={line.line}
+                  line={line}
+                  index={index}
+                  kind={kind}
+                  pending={pending}
+                  to={to}
+                  opened={name !== undefined && line.row?.ok === true && wasVisited(visited, name, [line.row.refId, line.row.recordId])}
+                  visit={() => rememberRowOpening(pathname + search, batchLineKey(line), place)}
+                  triage={triage}
+                />
+              );
+            })}
+          </tbody>
+        </table>
+      </Card>
+    </>
   );
 }
 
@@ -106,8 +136,18 @@ function RepeatMark({ line }: { line: BatchLine }) {
   return <span className="block font-sans text-slate-600">repeat of line {line.repeatOf}</span>;
 }
 
-function BatchTableRow({ line, index, kind, pending, to, opened, visit }: Omit<TableProps, 'lines'> & { line: BatchLine; index: number }) {
+function BatchTableRow({
+  line,
+  index,
+  kind,
+  pending,
+  to,
+  opened,
+  visit,
+  triage,
+}: Omit<TableProps, 'lines'> & { line: BatchLine; index: number }) {
   const { row } = line;
+  const span = triage ? 5 : 4;
   const repeat = line.repeatOf === undefined ? {} : { 'data-repeat-of': line.repeatOf };
   const idCell = (
     <td className="max-w-72 px-3 py-2 font-mono text-xs break-all text-slate-900">
@@ -126,7 +166,7 @@ function BatchTableRow({ line, index, kind, pending, to, opened, visit }: Omit<T
       <tr data-row-state="pending" {...repeat}>
         {number}
         {idCell}
-        <td colSpan={4} className="px-3 py-2 text-slate-500 italic">
+        <td colSpan={span} className="px-3 py-2 text-slate-500 italic">
           {pending}
         </td>
       </tr>
@@ -137,7 +177,7 @@ function BatchTableRow({ line, index, kind, pending, to, opened, visit }: Omit<T
       <tr data-row-state="failed" data-code={row.code} {...repeat}>
         {number}
         {idCell}
-        <td colSpan={4} className="px-3 py-2 wrap-anywhere text-red-800">
+        <td colSpan={span} className="px-3 py-2 wrap-anywhere text-red-800">
           <span className="font-medium">
             {row.code === 'not_found' ? 'Not found' : row.code === 'invalid_id' ? 'Invalid id' : 'Failed'}
           </span>
@@ -194,6 +234,7 @@ function BatchTableRow({ line, index, kind, pending, to, opened, visit }: Omit<T
       <td className="max-w-72 px-3 py-2 font-mono text-xs break-all text-slate-700" data-label={OTHER[kind]}>
         {other ?? '—'}
       </td>
+      {triage && <TriageCell triage={row.triage} />}
     </tr>
   );
 }

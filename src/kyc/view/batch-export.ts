@@ -39,6 +39,33 @@ export const BATCH_COLUMNS = [
   'unreadable',
 ] as const;
 
+/**
+ * For compliance users and leads, whose rows carry the queue index's triage (batch.ts): after the columns
+ * above, so a script reading them by position keeps working. `certificate` the worst outcome word, or
+ * `none` when the index knows the candidate has no certificate; `pictures` yes or no; `triageAsOf` when the
+ * index learnt them, and as a person reads it. All empty on a found row: not known yet (open the candidate).
+ */
+export const TRIAGE_COLUMNS = ['certificate', 'pictures', 'triageAsOf', 'triageAsOfLocal'] as const;
+
+/** The rows carry triage (a compliance user's or lead's batch): the table and the export show it. */
+export const withTriage = (lines: readonly BatchLine[]): boolean =>
+  lines.some((line) => line.row?.ok === true && line.row.triage !== undefined);
+
+const columnsOf = (lines: readonly BatchLine[]): readonly string[] =>
+  withTriage(lines) ? [...BATCH_COLUMNS, ...TRIAGE_COLUMNS] : BATCH_COLUMNS;
+
+function triageCells(line: BatchLine, zone: ZoneOptions): string[] {
+  const triage = line.row?.ok ? line.row.triage : undefined;
+  if (!triage?.known) return ['', '', '', ''];
+  const pictures = triage.pictures === undefined ? '' : triage.pictures ? 'yes' : 'no';
+  return [triage.certificate ?? 'none', pictures, triage.asOf ?? '', localDate(triage.asOf, zone)];
+}
+
+/** A line's cells, with the triage's when the batch carries it. */
+function lineCells(line: BatchLine, kind: LookupKind, zone: ZoneOptions, triage: boolean): string[] {
+  return triage ? [...cells(line, kind, zone), ...triageCells(line, zone)] : cells(line, kind, zone);
+}
+
 function localDate(iso: string | undefined, zone: ZoneOptions): string {
   if (!iso) return '';
   const date = new Date(iso);
@@ -74,14 +101,16 @@ function cells(line: BatchLine, kind: LookupKind, zone: ZoneOptions): string[] {
 
 /** RFC 4180 CSV with CRLF line ends, and a byte order mark so that spreadsheets read UTF-8. */
 export function batchCsv(lines: BatchLine[], kind: LookupKind, zone: ZoneOptions = {}): string {
-  const rows = [BATCH_COLUMNS.join(','), ...lines.map((line) => cells(line, kind, zone).map(csvCell).join(','))];
+  const triage = withTriage(lines);
+  const rows = [columnsOf(lines).join(','), ...lines.map((line) => lineCells(line, kind, zone, triage).map(csvCell).join(','))];
   return `${CSV_BOM}${rows.join('\r\n')}\r\n`;
 }
 
 /** Tab-separated, for pasting into a spreadsheet or a ticket: tabs and line breaks inside cells become spaces. */
 export function batchTsv(lines: BatchLine[], kind: LookupKind, zone: ZoneOptions = {}): string {
   const clean = (value: string) => spreadsheetSafe(value.replace(/[\t\r\n]+/g, ' '));
-  return `${[BATCH_COLUMNS.join('\t'), ...lines.map((line) => cells(line, kind, zone).map(clean).join('\t'))].join('\n')}\n`;
+  const triage = withTriage(lines);
+  return `${[columnsOf(lines).join('\t'), ...lines.map((line) => lineCells(line, kind, zone, triage).map(clean).join('\t'))].join('\n')}\n`;
 }
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -89,11 +118,14 @@ const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => HTML_ESCA
 
 /** The same table as HTML, for editors that paste rich text (ticket systems, mail). Every cell is escaped. */
 export function batchHtml(lines: BatchLine[], kind: LookupKind, zone: ZoneOptions = {}): string {
-  const head = `<tr>${BATCH_COLUMNS.map((c) => `<th>${c}</th>`).join('')}</tr>`;
+  const triage = withTriage(lines);
+  const head = `<tr>${columnsOf(lines)
+    .map((c) => `<th>${c}</th>`)
+    .join('')}</tr>`;
   const body = lines
     .map(
       (line) =>
-        `<tr>${cells(line, kind, zone)
+        `<tr>${lineCells(line, kind, zone, triage)
           .map((c) => `<td>${escapeHtml(c)}</td>`)
           .join('')}</tr>`,
     )
