@@ -39,6 +39,26 @@ test.describe('the batch finds what the search box finds', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Kwame Mensah');
   });
 
+  test("a compliance user's batch shows the certificate word the queue index learnt from a lookup, and puts what needs attention first", async ({
+    page,
+  }) => {
+    // Opened once in full: the index learns its certificates' worst outcome (a potential match) from that lookup.
+    await page.goto('/candidates/refId/user-7781');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await page.goto('/batch');
+    await page.getByRole('textbox', { name: 'refIds to look up' }).fill('cust_000482\nuser-7781');
+    await page.getByRole('button', { name: 'Look up all' }).click();
+    await expect(page.getByText('Done: 2 found, 0 not found, 0 failed.')).toBeVisible();
+    const rows = page.getByRole('table').locator('tbody tr');
+    await expect(rows.nth(1).locator('[data-triage="potential_match"]')).toContainText(/potential_match[\s\S]*as of/);
+    const toggle = page.getByRole('checkbox', { name: 'Needs attention first' });
+    await toggle.focus();
+    await page.keyboard.press('Space');
+    await expect(toggle).toBeChecked();
+    await expect(rows.nth(0).getByRole('link')).toHaveText('user-7781');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
   test('with the service down, the batch stops after 5 failures in a row and says why; the rest is not looked up', async ({ page }) => {
     const down = `http://127.0.0.1:${E2E_PORTS.upstreamDown}`;
     await page.goto(`${down}/batch`);
