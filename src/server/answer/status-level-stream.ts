@@ -203,9 +203,8 @@ export class StatusLevelReader extends ValueBuilder {
     const root = this.root;
     const errorMember = root && errorMemberPlace(this.path, root);
     if (errorMember) return errorMember;
-    // A `data` that is no object (a text: a record the service encrypted; null, a number) is kept as an empty text:
-    // it is said to be no record (status-level.ts), as the full answer says it.
-    // null stays null: an answer holding no record is said to be that (NO_RECORD), not perhaps encrypted.
+    // A `data` that is no object (a text, perhaps encrypted; a number) is kept as an empty text, said to be no record
+    // (status-level.ts) as the full answer says it; null stays null: said to hold no record (NO_RECORD).
     if (root && this.path.at(['data'])) return (value) => setMember(root, 'data', noRecordValue(value));
     const data = this.data;
     const kept = data && this.path.at(['data', '*']) ? this.dataField(data, this.path.keys[1]!) : undefined;
