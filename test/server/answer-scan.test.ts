@@ -61,19 +61,29 @@ describe('the status level read from the scan', () => {
     const scan = new AnswerScan();
     const reader = new StatusLevelReader(scan.path);
     scan.add(reader);
-    scan.write(Buffer.from(`{"status":"success","data":{"refId":[${'[],'.repeat(2_000_000)}[]]}}`));
+    scan.write(Buffer.from(`{"status":"success","data":{"blockPassID":[${'[],'.repeat(2_000_000)}[]]}}`));
     expect(scan.end()).toBe(true);
     expect(reader.tooLarge).toBe(true);
+  });
+
+  it('an id sent as a list costs its form alone: two million lists in refId are kept as [], none of them read', () => {
+    const scan = new AnswerScan();
+    const reader = new StatusLevelReader(scan.path);
+    scan.add(reader);
+    scan.write(Buffer.from(`{"status":"success","data":{"refId":[${'[],'.repeat(2_000_000)}[]]}}`));
+    expect(scan.end()).toBe(true);
+    expect(reader.tooLarge).toBe(false);
+    expect((reader.value() as { data: { refId: unknown } }).data.refId).toEqual([]);
   });
 
   it('attack: once too large, a kept value grows no more (two million numbers in a status-level field)', () => {
     const scan = new AnswerScan();
     const reader = new StatusLevelReader(scan.path);
     scan.add(reader);
-    scan.write(Buffer.from(`{"status":"success","data":{"refId":[${'1,'.repeat(2_000_000)}1]}}`));
+    scan.write(Buffer.from(`{"status":"success","data":{"blockPassID":[${'1,'.repeat(2_000_000)}1]}}`));
     expect(scan.end()).toBe(true);
     expect(reader.tooLarge).toBe(true);
-    const kept = (reader.value() as { data: { refId: unknown[] } }).data.refId;
+    const kept = (reader.value() as { data: { blockPassID: unknown[] } }).data.blockPassID;
     // Each number counts one character against the 64 KiB the reader may keep.
     expect(kept.length).toBeLessThanOrEqual(64 * 1024 + 1);
   });

@@ -114,4 +114,23 @@ describe("another candidate's record answered to this server's own lookups", () 
     expect(await counted(metrics, 'queueIndexLookups', 'other_candidate')).toBe(refused.length);
     expect(warnedOfOther(app.logs)).toHaveLength(refused.length);
   });
+
+  it("attack: a gateway answers the queue crawler's lookups with a record whose recordId is a number: no row takes its status", async () => {
+    const listed = ['rec-0000', 'rec-0001'].map((recordId, n) => ({ status: 'waiting', _id: recordId, refId: `ref-000${n}` }));
+    const upstream = await startListUpstream(listed, () => ({ ...SOMEONE_ELSE, recordId: 12345 }));
+    const audit = memoryAuditLog();
+    const app = await startTestApp({
+      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k', statusApiKey: 's' },
+      access: gateway(),
+      audit,
+      queueIndex: createMemoryQueueIndexStore(),
+    });
+    cleanups.push(app.close, upstream.close);
+    await app.crawl();
+    // Before: the number was dropped as unreadable, the guard saw no id, and the rows were taught rec-0099's rejection.
+    expect(pageOf(await app.get('/api/applicants?status=rejected', SUPPORT)).total).toBe(0);
+    const refused = audit.lines.filter((line) => line.kind === 'recordId');
+    expect(refused.length).toBeGreaterThan(0);
+    for (const line of refused) expect(line).toMatchObject({ user: '(queue-index)', answeredId: '12345', code: 'other_candidate' });
+  });
 });

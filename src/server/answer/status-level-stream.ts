@@ -1,10 +1,12 @@
 import { isStatusLevelField, keptAtStatusLevel, ownStatusDateFields, readsAsStatusDate } from '../../kyc/contract/schema.ts';
+import { shareNumberTexts } from '../../kyc/contract/number-text.ts';
 import type { JsonPath, ScannedBody } from './answer-scan.ts';
 import { memberPlace, type Place, readValue, setMember, ValueBuilder, type ValueRead } from './answer-value.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { repeatedMember } from '../http/http-reply.ts';
 import { causeOfHead, notARecord } from './not-a-record.ts';
-import { ENVELOPE_ERROR_MEMBERS, EnvelopeKeys, errorMemberPlace, openedEnvelopePlace } from './envelope-members.ts';
+import { EnvelopeKeys, errorMemberPlace, openedEnvelopePlace } from './envelope-members.ts';
+import { formOnly, isIdField } from './status-level-value.ts';
 import type { KeySearch } from './key-watch.ts';
 import { TOO_DEEP } from './upstream-body.ts';
 
@@ -21,67 +23,13 @@ import { TOO_DEEP } from './upstream-body.ts';
  * see MAX_DATE_CANDIDATES), equals `statusLevelValue(JSON.parse(body), fields)`.
  */
 
+export { statusLevelValue } from './status-level-value.ts';
+
 /** What a status-level record may hold in kept text and values at most: it is a few hundred bytes. */
 const MAX_KEPT = 64 * 1024;
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** A `data` that is no object, kept as what it is, not its content: a text empty, a list empty, any other scalar itself (not-a-record.ts). */
-const noRecordValue = (value: unknown): unknown => (typeof value === 'string' ? '' : Array.isArray(value) ? [] : value);
-
-/**
- * The envelope reduced as the reader below reduces it: `status`, and the status-level fields of an object
- * `data` (a `data` that is no object, an empty text); with `fields`, also `data.customFields` holding those of them that are not objects or lists
- * (empty when the record has none, or its customFields is not an object).
- */
-export function statusLevelValue(json: unknown, fields?: readonly string[]): unknown {
-  if (!isObject(json)) return undefined;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(json)) {
-    if (key === 'status' || ENVELOPE_ERROR_MEMBERS.includes(key)) setMember(out, key, value);
-    else if (key === 'extra') {
-      if (isObject(value) && Object.hasOwn(value, 'retryAfter')) setMember(out, key, { retryAfter: value.retryAfter });
-      else Reflect.deleteProperty(out, key);
-    } else if (key === 'error') {
-      if (isObject(value) && Object.hasOwn(value, 'message')) setMember(out, key, { message: value.message });
-      else Reflect.deleteProperty(out, key);
-    } else if (key === 'data') {
-      if (isObject(value)) setMember(out, key, statusLevelData(value, fields));
-      // No object (a text, an encrypted record; a list): an empty text, as the reader keeps it: said as not a record.
-      // null stays null, as the reader keeps it: said to hold no record.
-      else setMember(out, key, noRecordValue(value));
-    }
-  }
-  return out;
-}
-
 /** A field that may be the date of the record's own status, not known until the record is read whole (`status` may come after it). */
 const mayBeOwnDate = (field: string) => field.endsWith('Date') && !isStatusLevelField(field);
-
-function statusLevelData(data: Record<string, unknown>, fields: readonly string[] | undefined): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [field, value] of Object.entries(data)) if (keptAtStatusLevel(data, field, value)) setMember(out, field, value);
-  if (!fields) return out;
-  const custom: Record<string, unknown> = {};
-  const given = Object.hasOwn(data, 'customFields') ? data.customFields : undefined;
-  if (isObject(given)) {
-    for (const [field, value] of Object.entries(given)) {
-      if (fields.includes(field) && (value === null || typeof value !== 'object')) setMember(custom, field, value);
-    }
-  }
-  setMember(out, 'customFields', isObject(given) || given === undefined || given === null ? custom : formOnly(given));
-  return out;
-}
-
-/**
- * `customFields` in another form than an object (text, perhaps holding the fields' JSON; a list; a
- * number): only its form is kept, never what it holds, so that the answer can say the custom fields were
- * sent but could not be read (status-level.ts), not that nothing was recorded. A number or true/false is
- * kept as it is (its kind is all that is said of it: `unread`).
- */
-function formOnly(value: unknown): unknown {
-  return typeof value === 'string' ? '' : Array.isArray(value) ? [] : value;
-}
 
 /**
  * The most `…Date` fields of `data` kept while its status is not read yet, one of which may be that
@@ -139,6 +87,8 @@ export class StatusLevelReader extends ValueBuilder {
     // A copy without the other candidates (at most MAX_DATE_CANDIDATES): the status part asks early, its status may not be read yet.
     const kept: Record<string, unknown> = {};
     for (const [field, value] of Object.entries(data)) if (!others.includes(field)) setMember(kept, field, value);
+    // An id's number as sent goes with the copy (the guard compares its text).
+    shareNumberTexts(data, kept);
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(root)) setMember(out, key, key === 'data' && value === data ? kept : value);
     return out;
@@ -165,6 +115,11 @@ export class StatusLevelReader extends ValueBuilder {
       // A list is no record: kept as an empty list (its entries unread), to be said as a list (not-a-record.ts).
       setMember(this.root, 'data', this.data ?? []);
       if (this.data && this.fields) this.keepCustom({});
+      return true;
+    }
+    // An id sent as an object or a list: its form alone is kept (idForm), none of its content read.
+    if (this.data && this.path.at(['data', '*']) && isIdField(this.path.keys[1]!)) {
+      setMember(this.data, this.path.keys[1]!, bracket === '{' ? {} : []);
       return true;
     }
     if (!(this.data && this.fields)) return false;
@@ -205,7 +160,7 @@ export class StatusLevelReader extends ValueBuilder {
     if (errorMember) return errorMember;
     // A `data` that is no object (a text, perhaps encrypted; a number) is kept as an empty text, said to be no record
     // (status-level.ts) as the full answer says it; null stays null: said to hold no record (NO_RECORD).
-    if (root && this.path.at(['data'])) return (value) => setMember(root, 'data', noRecordValue(value));
+    if (root && this.path.at(['data'])) return (value) => setMember(root, 'data', formOnly(value));
     const data = this.data;
     const kept = data && this.path.at(['data', '*']) ? this.dataField(data, this.path.keys[1]!) : undefined;
     if (kept) return kept;
@@ -225,6 +180,8 @@ export class StatusLevelReader extends ValueBuilder {
         this.statusKnown(data);
       };
     }
+    // An id's number keeps its text as sent: the guard compares it so (answeredOther), 1e3 not being the id 1000.
+    if (isIdField(field)) return memberPlace(data, field);
     if (isStatusLevelField(field)) return (value) => setMember(data, field, value);
     if (!mayBeOwnDate(field)) return undefined;
     const candidates = this.ownDateCandidates;

@@ -8,15 +8,44 @@ import {
   statusLevelUnread,
 } from '../../kyc/contract/schema.ts';
 import { attachUnreadFields, type UnreadField, unreadFieldsOf } from '../../kyc/contract/record-reading.ts';
-import { shareNumberTexts } from '../../kyc/contract/number-text.ts';
+import { numberTextAt, shareNumberTexts } from '../../kyc/contract/number-text.ts';
+import { answeredOther, LOOKUP_KINDS, type LookupKind, type NotAnId } from '../../kyc/contract/lookup.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { NO_RECORD } from '../http/http-reply.ts';
 import { causeOfValue, notARecord } from './not-a-record.ts';
 import { readStatusLevelStreamed } from './status-level-stream.ts';
 import type { KeySearch } from './key-watch.ts';
 
-/** `willArchiveAtDate` is kept in `record` too (a `…Date` field): the archiving guard reads it. */
-export type Reduced = { ok: true; record: CandidateRecord; body: string } | { ok: false; failure: ApiFailure };
+/**
+ * `willArchiveAtDate` is kept in `record` too (a `…Date` field): the archiving guard reads it. `answered`:
+ * the record's ids as the answer sent them, for the other-candidate guard (answeredOtherOf), which the
+ * record cannot serve: it drops an id that is no text as unreadable.
+ */
+export type Reduced = { ok: true; record: CandidateRecord; body: string; answered: AnsweredIds } | { ok: false; failure: ApiFailure };
+
+/** Each id as sent: text, a number's JSON text as sent (`12345`, `1e3`), or the form of any other value (`{}`, `[]`, true/false). */
+export type AnsweredIds = Partial<Record<LookupKind, unknown>>;
+
+/**
+ * The id of the kind asked that a status-level answer gave, when it is not provably the asked candidate's:
+ * the full level's one rule (answeredOther, which the streamed watch applies to the same text), so a
+ * support user's lookup, a batch's row and the queue's lookups refuse what a compliance user's does.
+ */
+export function answeredOtherOf(reduced: { answered: AnsweredIds }, kind: LookupKind, asked: string): string | NotAnId | undefined {
+  return answeredOther(reduced.answered[kind], asked);
+}
+
+/** The ids of `data` as the reduction kept them (status-level-stream.ts: an object or a list by its form alone), a number as its text as sent. */
+function answeredIdsOf(json: unknown): AnsweredIds {
+  const data = (json as { data?: unknown }).data;
+  if (typeof data !== 'object' || data === null) return {};
+  const ids: AnsweredIds = {};
+  for (const kind of LOOKUP_KINDS) {
+    const value = Object.hasOwn(data, kind) ? (data as Record<string, unknown>)[kind] : undefined;
+    ids[kind] = typeof value === 'number' ? numberTextAt(data, kind, value).digits : value;
+  }
+  return ids;
+}
 
 /**
  * For support users: the body is read through the answer's one scan and reduced to the status-level
@@ -80,7 +109,7 @@ function reduceValue(json: unknown, fields: readonly string[] | undefined): Redu
   attachUnreadFields(record, unread);
   // Present (if empty) whenever they were fetched: the page tells "none recorded" from "not fetched".
   if (fields) record.customFields = supportFieldsOf(parsed.data.data, fields);
-  return { ok: true, record, body: statusLevelEnvelope(parsed.data.data, record, unread) };
+  return { ok: true, record, body: statusLevelEnvelope(parsed.data.data, record, unread), answered: answeredIdsOf(json) };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { type BatchTriage, batchRowOf } from '../../kyc/contract/batch.ts';
 import { readsFullRecord } from '../../kyc/contract/roles.ts';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
-import { answeredOther, batchTriesAs, type LookupKind } from '../../kyc/contract/lookup.ts';
+import { batchTriesAs, type LookupKind } from '../../kyc/contract/lookup.ts';
 import { auditWritable, written } from '../audit/audit-trail.ts';
 import { batchRowLine } from '../audit/audit-lines.ts';
 import type { OneResult } from './batch-runner.ts';
@@ -10,7 +10,7 @@ import { admit, archivingGate, checkedId, type Level, type LookupDeps, levelOf, 
 import type { SignedInCall } from '../http/routes.ts';
 import { requestLog } from '../log/log.ts';
 import { markOpened } from './opened-candidates.ts';
-import { reduceToStatusLevel } from '../answer/status-level.ts';
+import { answeredOtherOf, reduceToStatusLevel } from '../answer/status-level.ts';
 import { statedErrorOf } from '../upstream/upstream-failures.ts';
 
 /**
@@ -96,7 +96,7 @@ export async function lookupRow(deps: LookupDeps, call: SignedInCall, row: Batch
       const reduced = await reduceToStatusLevel(upstreamRes, reading);
       if (!reduced.ok) return settle(reduced.failure, fetched.upstreamStatus, true);
       // Another candidate's status is no row of the id asked (a cache or gateway answering wrongly).
-      const other = answeredOther(reduced.record[row.kind], asked.id);
+      const other = answeredOtherOf(reduced, row.kind, asked.id);
       if (other !== undefined) return settle(otherCandidate(row.kind, asked.id, other), fetched.upstreamStatus, true);
       return settle(undefined, fetched.upstreamStatus, true, await foundRow(deps, call, row.index, reduced.record));
     } finally {

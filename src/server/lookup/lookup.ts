@@ -1,5 +1,5 @@
 import type http from 'node:http';
-import { answeredOther, type LookupKind } from '../../kyc/contract/lookup.ts';
+import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { type Audit, auditTrail, auditWritable, type Outcome, refuse } from '../audit/audit-trail.ts';
 import { type LookupShown, lookupLine } from '../audit/audit-lines.ts';
 import type { AuditEntry } from '../audit/audit-entries.ts';
@@ -27,7 +27,7 @@ import {
 import { type Logger, requestLog } from '../log/log.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import { partsAccepted } from '../answer/multipart-answer.ts';
-import { type Reduced, reduceToStatusLevel } from '../answer/status-level.ts';
+import { answeredOtherOf, type Reduced, reduceToStatusLevel } from '../answer/status-level.ts';
 import { watchRecord } from '../answer/record-triage.ts';
 import { HeldReader } from '../answer/answer-held.ts';
 import { statedErrorOf } from '../upstream/upstream-failures.ts';
@@ -163,7 +163,7 @@ async function fetchAndAnswer(
   const reduced = await reduceToStatusLevel(upstreamRes, reading, plan.fields);
   // The audit line names the support fields the answer holds.
   if (reduced.ok && plan.fields) shown.fields = Object.keys(reduced.record.customFields ?? {});
-  const other = reduced.ok ? answeredOther(reduced.record[call.kind], lookup.id) : undefined;
+  const other = reduced.ok ? answeredOtherOf(reduced, call.kind, lookup.id) : undefined;
   if (other !== undefined) return refuse(call.res, audit, otherCandidate(call.kind, lookup.id, other), { upstreamStatus, reached: true });
   if (reduced.ok) deps.learn?.(reduced.record);
   return answerStatusLevel(call, reduced, audit, upstreamStatus);

@@ -1,12 +1,12 @@
 import type { ApiErrorCode } from '../../kyc/contract/api.ts';
 import { SERVER_USERS } from '../../kyc/contract/audit-search.ts';
-import { answeredOther, type LookupKind } from '../../kyc/contract/lookup.ts';
+import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import { auditWritable, written } from '../audit/audit-trail.ts';
 import type { AuditEntry } from '../audit/audit.ts';
 import { type ApiFailure, otherCandidate } from '../http/api-failure.ts';
 import type { Logger } from '../log/log.ts';
-import { reduceToStatusLevel } from '../answer/status-level.ts';
+import { answeredOtherOf, reduceToStatusLevel } from '../answer/status-level.ts';
 import type { UpstreamBody } from '../answer/upstream-body.ts';
 import { statedErrorOf } from '../upstream/upstream-failures.ts';
 import { crawlerFullKeyWithheld } from './crawler-full-key.ts';
@@ -108,7 +108,7 @@ async function statusOf(
   const reading = { maxResponseBytes: deps.settings.limits.maxResponseBytes, keys: deps.upstream.keys, stated };
   const reduced = await reduceToStatusLevel(upstreamRes, reading);
   if (!reduced.ok) return { failure: reduced.failure };
-  const other = answeredOther(reduced.record[kind], id);
+  const other = answeredOtherOf(reduced, kind, id);
   if (other === undefined) return { record: reduced.record };
   log.warn(
     { env: deps.environment, user: asked.user, kind, code: 'other_candidate' },

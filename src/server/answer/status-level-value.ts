@@ -1,0 +1,71 @@
+import { LOOKUP_KINDS } from '../../kyc/contract/lookup.ts';
+import { keptAtStatusLevel } from '../../kyc/contract/schema.ts';
+import { setMember } from './answer-value.ts';
+import { ENVELOPE_ERROR_MEMBERS } from './envelope-members.ts';
+
+/**
+ * The status level of an answer already parsed, as the streamed reader (status-level-stream.ts) reduces
+ * it as it comes, and the forms both keep of a value whose content is never read at status level.
+ */
+
+export const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The envelope reduced as the streamed reader (StatusLevelReader) reduces it: `status`, and the status-level fields of an object
+ * `data` (a `data` that is no object, an empty text); with `fields`, also `data.customFields` holding those of them that are not objects or lists
+ * (empty when the record has none, or its customFields is not an object).
+ */
+export function statusLevelValue(json: unknown, fields?: readonly string[]): unknown {
+  if (!isObject(json)) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(json)) {
+    if (key === 'status' || ENVELOPE_ERROR_MEMBERS.includes(key)) setMember(out, key, value);
+    else if (key === 'extra') {
+      if (isObject(value) && Object.hasOwn(value, 'retryAfter')) setMember(out, key, { retryAfter: value.retryAfter });
+      else Reflect.deleteProperty(out, key);
+    } else if (key === 'error') {
+      if (isObject(value) && Object.hasOwn(value, 'message')) setMember(out, key, { message: value.message });
+      else Reflect.deleteProperty(out, key);
+    } else if (key === 'data') {
+      if (isObject(value)) setMember(out, key, statusLevelData(value, fields));
+      // No object, kept as what it is, not its content (a text empty, a list empty, any other scalar itself):
+      // said as not a record (not-a-record.ts); null stays null, said to hold no record.
+      else setMember(out, key, formOnly(value));
+    }
+  }
+  return out;
+}
+
+/** `refId`, `recordId`: the fields the other-candidate guard reads (status-level.ts, answeredOtherOf). */
+export const isIdField = (field: string) => (LOOKUP_KINDS as readonly string[]).includes(field);
+
+/** An id sent as an object or a list: its form alone (`{}`, `[]`), all the guard needs, never what it holds. */
+export const idForm = (value: unknown): unknown => (Array.isArray(value) ? [] : isObject(value) ? {} : value);
+
+function statusLevelData(data: Record<string, unknown>, fields: readonly string[] | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(data)) {
+    if (keptAtStatusLevel(data, field, value)) setMember(out, field, isIdField(field) ? idForm(value) : value);
+  }
+  if (!fields) return out;
+  const custom: Record<string, unknown> = {};
+  const given = Object.hasOwn(data, 'customFields') ? data.customFields : undefined;
+  if (isObject(given)) {
+    for (const [field, value] of Object.entries(given)) {
+      if (fields.includes(field) && (value === null || typeof value !== 'object')) setMember(custom, field, value);
+    }
+  }
+  setMember(out, 'customFields', isObject(given) || given === undefined || given === null ? custom : formOnly(given));
+  return out;
+}
+
+/**
+ * `customFields` in another form than an object (text, perhaps holding the fields' JSON; a list; a
+ * number): only its form is kept, never what it holds, so that the answer can say the custom fields were
+ * sent but could not be read (status-level.ts), not that nothing was recorded. A number or true/false is
+ * kept as it is (its kind is all that is said of it: `unread`).
+ */
+export function formOnly(value: unknown): unknown {
+  return typeof value === 'string' ? '' : Array.isArray(value) ? [] : value;
+}
