@@ -97,6 +97,32 @@ describe('What the service recorded', { timeout: 20_000 }, () => {
     }
   });
 
+  it('says a support field sent as an object or a list was recorded but could not be read here, never "Not recorded"', async () => {
+    for (const found of ['an object', 'a list']) {
+      const record = supportRecord('rejected', { resubmitHint: HINT });
+      stubApi({
+        session: SUPPORT,
+        meta: testMeta({ supportFields: FIELDS }),
+        candidates: {
+          // The server's answer: the field left out of customFields, its form named in `unread` (status-level.ts).
+          [`/api/candidates/refId/${record.refId}`]: json({
+            status: 'success',
+            data: record,
+            unread: [{ field: 'customFields.rejectionReason', expected: 'text, a number, true or false, or empty', found }],
+          }),
+        },
+      });
+      const { unmount } = renderWithProviders(`/candidates/refId/${record.refId}`);
+      const card = await screen.findByRole('region', { name: 'What the service recorded' });
+      expect(card).not.toHaveTextContent(/Nothing recorded|Not recorded/);
+      expect(within(card).getByText('Resubmit hint').closest('[data-field]')).toHaveTextContent(HINT);
+      expect(within(card).getByTestId('support-fields-unread-each')).toHaveTextContent(
+        `Recorded, but could not be read here: Rejection reason (sent as ${found}, not as text). Do not tell the customer nothing was recorded.`,
+      );
+      unmount();
+    }
+  });
+
   it('names in one line only the fields of the status a candidate has none of, so that a waiting one does not read as rejected', async () => {
     show(supportRecord('waiting', {}));
     const card = await screen.findByRole('region', { name: 'What the service recorded' });

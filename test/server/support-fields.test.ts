@@ -120,11 +120,20 @@ describe('the status level with support fields, read from the scan', () => {
       const text = JSON.stringify({ status: 'success', data: { status: 'rejected', ...data } });
       const bytes = Buffer.from(text);
       const value = streamedOf(bytes, FIELDS) as { data: Record<string, unknown> };
-      // Text in customFields' place is kept by its form alone (an empty text), never its content.
-      expect(value.data.customFields, text).toEqual(typeof data.customFields === 'string' ? '' : {});
+      // Text in customFields' place, and an object or a list in a listed field's, is kept by its form alone, never its content.
+      const custom = data.customFields as Record<string, unknown> | string | undefined;
+      const form =
+        typeof custom === 'string'
+          ? ''
+          : Array.isArray(custom?.rejectionReason)
+            ? { rejectionReason: [] }
+            : custom?.rejectionReason
+              ? { rejectionReason: {} }
+              : {};
+      expect(value.data.customFields, text).toEqual(form);
       expect(JSON.stringify(value)).not.toContain(SECRET);
     }
-    // A later plain value of the same name replaces a refused object, as JSON.parse keeps the last.
+    // A later plain value of the same name replaces an object's form, as JSON.parse keeps the last.
     const later = Buffer.from(
       `{"status":"success","data":{"customFields":{"rejectionReason":{"a":"${SECRET}"},"rejectionReason":"Blurred"}}}`,
     );
@@ -132,7 +141,7 @@ describe('the status level with support fields, read from the scan', () => {
     const earlier = Buffer.from(
       `{"status":"success","data":{"customFields":{"rejectionReason":"Blurred","rejectionReason":{"a":"${SECRET}"}}}}`,
     );
-    expect((streamedOf(earlier, FIELDS) as { data: unknown }).data).toEqual({ customFields: {} });
+    expect((streamedOf(earlier, FIELDS) as { data: unknown }).data).toEqual({ customFields: { rejectionReason: {} } });
   });
 });
 
@@ -220,6 +229,61 @@ describe('custom fields sent as text or a list', () => {
     );
   });
 });
+
+describe('a support field holding an object or a list', () => {
+  const reduce = (text: string, maxResponseBytes = 1 << 20) =>
+    reduceToStatusLevel(bodyOf(text), { maxResponseBytes, keys: keySearch([]), stated: () => STATED }, FIELDS);
+  const EXPECTED = 'text, a number, true or false, or empty';
+
+  it('is named unread by its form, never its content, not dropped as if nothing were recorded', async () => {
+    const forms = [
+      { value: { text: SECRET }, found: 'an object' },
+      { value: [SECRET], found: 'a list' },
+      // A megabyte of object costs the reader nothing: its form alone is kept, its content passed over.
+      { value: { notes: Array.from({ length: 20_000 }, () => ({ note: SECRET })) }, found: 'an object' },
+    ];
+    for (const { value, found } of forms) {
+      const text = JSON.stringify({
+        status: 'success',
+        data: { ...record, customFields: { rejectionReason: value, resubmitHint: 'Retake it.' } },
+      });
+      const reduced = await reduce(text, 4 << 20);
+      if (!reduced.ok) throw new Error(reduced.failure.message);
+      const answered = JSON.parse(reduced.body) as { data: Record<string, unknown>; unread?: unknown };
+      expect(answered.data.customFields).toEqual({ resubmitHint: 'Retake it.' });
+      expect(answered.unread).toEqual([{ field: 'customFields.rejectionReason', expected: EXPECTED, found }]);
+      expect(reduced.body).not.toContain(SECRET);
+      expect(candidateEnvelopeSchema.safeParse(answered).success).toBe(true);
+    }
+  });
+
+  it('for any value of any listed field: a plain one is answered, any other named unread by its kind, none of it sent', async () => {
+    await fc.assert(
+      fc.asyncProperty(customFields, async (custom) => {
+        const text = JSON.stringify({ status: 'success', data: { ...record, customFields: custom } });
+        const reduced = await reduce(text);
+        if (!reduced.ok) throw new Error(reduced.failure.message);
+        const answered = JSON.parse(reduced.body) as { data: { customFields: Record<string, unknown> }; unread?: UnreadEntry[] };
+        const given = JSON.parse(text).data.customFields as Record<string, unknown>;
+        for (const field of FIELDS) {
+          const value = Object.hasOwn(given, field) ? given[field] : undefined;
+          const structured = typeof value === 'object' && value !== null;
+          const named = answered.unread?.filter((entry) => entry.field === `customFields.${field}`) ?? [];
+          expect(named).toEqual(
+            structured
+              ? [{ field: `customFields.${field}`, expected: EXPECTED, found: Array.isArray(value) ? 'a list' : 'an object' }]
+              : [],
+          );
+          expect(Object.hasOwn(answered.data.customFields, field)).toBe(value !== undefined && !structured);
+        }
+        expect(candidateEnvelopeSchema.safeParse(JSON.parse(reduced.body)).success).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+type UnreadEntry = { field: string; expected: string; found: string };
 
 describe('a support user in an environment with support fields', () => {
   it('gets the status level plus the listed fields, read with the full key; the audit line names the fields shown', async () => {

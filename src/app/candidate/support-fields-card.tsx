@@ -16,8 +16,8 @@ import { Section } from '../ui/section.tsx';
  * Rejection reason" read as if one were missing); when the answer holds no custom fields at all, they
  * were not fetched, and the card says why. Read before a live change of status, the record cannot say
  * what the service recorded with the new one: its fields are "Not read yet", never "Nothing recorded".
- * Custom fields sent in another form (text, a list) are "Recorded, but could not be read here", never
- * "Nothing recorded": a support agent would tell the customer so.
+ * Custom fields sent in another form (text, a list), or one field sent as an object or a list, are
+ * "Recorded, but could not be read here", never "Nothing recorded": a support agent would tell the customer so.
  */
 export function SupportFieldsCard({
   record,
@@ -56,7 +56,13 @@ export function SupportFieldsCard({
           recorded.
         </p>
       ) : (
-        <RecordedFields recorded={recorded} fields={fields} expected={expected} readBefore={readWith !== undefined} />
+        <RecordedFields
+          recorded={recorded}
+          fields={fields}
+          expected={expected}
+          readBefore={readWith !== undefined}
+          unread={unreadSupportFields(record, fields)}
+        />
       )}
     </Section>
   );
@@ -64,11 +70,18 @@ export function SupportFieldsCard({
 
 const isRecorded = (value: unknown) => value !== undefined && value !== null && value !== '';
 
+/** The support fields the service sent as an object or a list, each with the form it came in (the server's `unread`: status-level.ts). */
+function unreadSupportFields(record: CandidateRecord, fields: readonly string[]): ReadonlyMap<string, string> {
+  const named = new Map(unreadFieldsOf(record).map((entry) => [entry.field, entry.found]));
+  return new Map(fields.flatMap((field) => (named.has(`customFields.${field}`) ? [[field, named.get(`customFields.${field}`)!]] : [])));
+}
+
 function RecordedFields({
   recorded,
   fields,
   expected,
   readBefore,
+  unread,
 }: {
   recorded: NonNullable<CandidateRecord['customFields']>;
   fields: readonly string[];
@@ -76,11 +89,13 @@ function RecordedFields({
   expected: readonly string[];
   /** Read with an earlier status than the one shown: what is missing here may be recorded with the new one. */
   readBefore: boolean;
+  /** Fields sent as an object or a list, by the form found: recorded, but not readable here (never "Not recorded"). */
+  unread: ReadonlyMap<string, string>;
 }) {
   const fieldValue = (field: string) => (Object.hasOwn(recorded, field) ? recorded[field] : undefined);
   // Whatever was recorded is shown, of the status or not: it is what the service holds.
   const shown = fields.filter((field) => isRecorded(fieldValue(field)));
-  const missing = expected.filter((field) => !isRecorded(fieldValue(field)));
+  const missing = expected.filter((field) => !isRecorded(fieldValue(field)) && !unread.has(field));
   return (
     <div className="space-y-2 text-sm">
       {shown.length > 0 && (
@@ -100,6 +115,13 @@ function RecordedFields({
           })}
         </dl>
       )}
+      {unread.size > 0 && (
+        <p className="text-amber-900" data-testid="support-fields-unread-each">
+          Recorded, but could not be read here:{' '}
+          {[...unread].map(([field, found]) => `${labelOf(field)} (sent as ${found}, not as text)`).join(', ')}. Do not tell the customer
+          nothing was recorded.
+        </p>
+      )}
       {readBefore && missing.length > 0 && (
         <p className="text-slate-600" data-testid="support-fields-not-read">
           Not read yet: {missing.map(labelOf).join(', ')} (Refresh to read them).
@@ -107,11 +129,11 @@ function RecordedFields({
       )}
       {!readBefore && missing.length > 0 && (
         <p className="text-slate-600" data-testid="support-fields-not-recorded">
-          {shown.length === 0 ? 'Nothing recorded: ' : 'Not recorded: '}
+          {shown.length === 0 && unread.size === 0 ? 'Nothing recorded: ' : 'Not recorded: '}
           {missing.map(labelOf).join(', ')}.
         </p>
       )}
-      {!readBefore && shown.length === 0 && missing.length === 0 && (
+      {!readBefore && shown.length === 0 && missing.length === 0 && unread.size === 0 && (
         <p className="text-slate-600" data-testid="support-fields-not-recorded">
           Nothing recorded.
         </p>

@@ -15,9 +15,9 @@ import { TOO_DEEP } from './upstream-body.ts';
  * answer-value.ts): only the envelope's `status`, the status-level fields of `data` and, in an
  * environment with support fields, those custom fields (`fields`) are built into values; everything else
  * (identities, pictures, certificates, other custom fields) is passed over as it arrives, so a 15 MB
- * record costs a few kilobytes here, however many are read at once. A support field is kept only when
- * it holds text, a number, true/false or null: one that holds an object or a list is passed over unread
- * (refused, not shown as JSON text: it could hold anything, identity data included). The whole body is
+ * record costs a few kilobytes here, however many are read at once. A support field is kept when it
+ * holds text, a number, true/false or null: one that holds an object or a list is kept by its form alone
+ * (`{}`, `[]`), its content passed over unread (never shown: it could hold anything, identity data included). The whole body is
  * still read as JSON: a body that is not JSON is refused, and so is one that gives the envelope's `status`
  * or `data` twice (envelope-members.ts). The value, unless refused (as too large, which a record never is:
  * see MAX_DATE_CANDIDATES), equals `statusLevelValue(JSON.parse(body), fields)`.
@@ -117,7 +117,7 @@ export class StatusLevelReader extends ValueBuilder {
       if (this.data && this.fields) this.keepCustom({});
       return true;
     }
-    // An id sent as an object or a list: its form alone is kept (idForm), none of its content read.
+    // An id sent as an object or a list: its form alone is kept (containerForm), none of its content read.
     if (this.data && this.path.at(['data', '*']) && isIdField(this.path.keys[1]!)) {
       setMember(this.data, this.path.keys[1]!, bracket === '{' ? {} : []);
       return true;
@@ -127,9 +127,10 @@ export class StatusLevelReader extends ValueBuilder {
       this.keepCustom(bracket === '{' ? undefined : []);
       return true;
     }
-    // A support field holding an object or a list: refused, so passed over unread (a later value of the same name may still be kept).
+    // A support field holding an object or a list: its form alone is kept, its content passed over unread,
+    // so that it is named unread (status-level.ts); a later value of the same name replaces it, as JSON.parse keeps the last.
     if (this.custom && this.isSupportField()) {
-      Reflect.deleteProperty(this.custom, this.path.keys[2]!);
+      setMember(this.custom, this.path.keys[2]!, bracket === '{' ? {} : []);
       return true;
     }
     return false;

@@ -13,8 +13,8 @@ export const isObject = (value: unknown): value is Record<string, unknown> =>
 
 /**
  * The envelope reduced as the streamed reader (StatusLevelReader) reduces it: `status`, and the status-level fields of an object
- * `data` (a `data` that is no object, an empty text); with `fields`, also `data.customFields` holding those of them that are not objects or lists
- * (empty when the record has none, or its customFields is not an object).
+ * `data` (a `data` that is no object, an empty text); with `fields`, also `data.customFields` holding those of them, an object or a list by its form alone
+ * (empty when the record has none; its form alone when it is not an object).
  */
 export function statusLevelValue(json: unknown, fields?: readonly string[]): unknown {
   if (!isObject(json)) return undefined;
@@ -40,20 +40,23 @@ export function statusLevelValue(json: unknown, fields?: readonly string[]): unk
 /** `refId`, `recordId`: the fields the other-candidate guard reads (status-level.ts, answeredOtherOf). */
 export const isIdField = (field: string) => (LOOKUP_KINDS as readonly string[]).includes(field);
 
-/** An id sent as an object or a list: its form alone (`{}`, `[]`), all the guard needs, never what it holds. */
-export const idForm = (value: unknown): unknown => (Array.isArray(value) ? [] : isObject(value) ? {} : value);
+/**
+ * An id or a support field sent as an object or a list: its form alone (`{}`, `[]`), never what it holds:
+ * all the other-candidate guard needs of an id, and all `unread` says of a support field (status-level.ts).
+ */
+export const containerForm = (value: unknown): unknown => (Array.isArray(value) ? [] : isObject(value) ? {} : value);
 
 function statusLevelData(data: Record<string, unknown>, fields: readonly string[] | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(data)) {
-    if (keptAtStatusLevel(data, field, value)) setMember(out, field, isIdField(field) ? idForm(value) : value);
+    if (keptAtStatusLevel(data, field, value)) setMember(out, field, isIdField(field) ? containerForm(value) : value);
   }
   if (!fields) return out;
   const custom: Record<string, unknown> = {};
   const given = Object.hasOwn(data, 'customFields') ? data.customFields : undefined;
   if (isObject(given)) {
     for (const [field, value] of Object.entries(given)) {
-      if (fields.includes(field) && (value === null || typeof value !== 'object')) setMember(custom, field, value);
+      if (fields.includes(field)) setMember(custom, field, containerForm(value));
     }
   }
   setMember(out, 'customFields', isObject(given) || given === undefined || given === null ? custom : formOnly(given));

@@ -7,7 +7,7 @@ import {
   statusLevelOf,
   statusLevelUnread,
 } from '../../kyc/contract/schema.ts';
-import { attachUnreadFields, type UnreadField, unreadFieldsOf } from '../../kyc/contract/record-reading.ts';
+import { attachUnreadFields, kindOf, MAX_UNREAD_FIELDS, type UnreadField, unreadFieldsOf } from '../../kyc/contract/record-reading.ts';
 import { numberTextAt, shareNumberTexts } from '../../kyc/contract/number-text.ts';
 import { answeredOther, LOOKUP_KINDS, type LookupKind, type NotAnId } from '../../kyc/contract/lookup.ts';
 import { ApiFailure } from '../http/api-failure.ts';
@@ -104,7 +104,10 @@ function reduceValue(json: unknown, fields: readonly string[] | undefined): Redu
   if (cause) return { ok: false, failure: notARecord(cause) };
   if (!parsed.success) return { ok: false, failure: shapeFailure(parsed.error.issues[0]) };
   const record = statusLevelOf(parsed.data.data);
-  const unread = [...statusLevelUnread(parsed.data.data), ...(fields ? customFieldsUnread(parsed.data.data) : [])];
+  const unread = [
+    ...statusLevelUnread(parsed.data.data),
+    ...(fields ? [...customFieldsUnread(parsed.data.data), ...supportFieldsUnread(json, fields)] : []),
+  ].slice(0, MAX_UNREAD_FIELDS);
   // What could not be read goes with the reduced record too: a batch row names it (batchRowOf).
   attachUnreadFields(record, unread);
   // Present (if empty) whenever they were fetched: the page tells "none recorded" from "not fetched".
@@ -121,4 +124,26 @@ function customFieldsUnread(record: CandidateRecord): UnreadField[] {
   return unreadFieldsOf(record)
     .filter((entry) => entry.field === 'customFields')
     .map(({ sent: _sent, ...entry }) => entry);
+}
+
+/** What `unread` says a support field should have held. */
+const SUPPORT_FIELD_EXPECTED = 'text, a number, true or false, or empty';
+
+/**
+ * Each support field sent as an object or a list: named in `unread` by its kind, never its content (the
+ * reader kept its form alone: status-level-stream.ts), so that the card says it was recorded but could
+ * not be read here, not "Not recorded". Its name is the environment's, cut as the record's reading cuts one.
+ */
+function supportFieldsUnread(json: unknown, fields: readonly string[]): UnreadField[] {
+  const data = (json as { data?: unknown }).data;
+  const given = typeof data === 'object' && data !== null ? (data as { customFields?: unknown }).customFields : undefined;
+  if (typeof given !== 'object' || given === null || Array.isArray(given)) return [];
+  return fields
+    .filter((field) => Object.hasOwn(given, field) && typeof (given as Record<string, unknown>)[field] === 'object')
+    .filter((field) => (given as Record<string, unknown>)[field] !== null)
+    .map((field) => ({
+      field: `customFields.${field.length > 64 ? `${field.slice(0, 64)}…` : field}`,
+      expected: SUPPORT_FIELD_EXPECTED,
+      found: kindOf((given as Record<string, unknown>)[field]),
+    }));
 }
