@@ -22,7 +22,7 @@ function stubList(
     extra?: Record<string, Extra>;
     refused?: string[];
     unavailable?: string[];
-    role?: 'support' | 'compliance';
+    role?: 'support' | 'compliance' | 'lead';
     meta?: ApiMeta;
   } = {},
 ) {
@@ -294,6 +294,14 @@ describe('triage on the rows (issue 32)', () => {
     expect(rows()[0]!.querySelector('[data-triage]')).toHaveTextContent(/^Certificates\W*potential_match/);
     expect(rows()[1]!.querySelector('[data-triage]')).toHaveTextContent('no pictures');
     expect(rows()[2]!.querySelector('[data-triage]')).toBeNull();
+  });
+
+  it('shows them to a lead as to a compliance user (a lead reads full records, and the batch gives leads the triage too)', async () => {
+    stubList(TRIAGED, { role: 'lead' });
+    renderWithProviders('/applicants?status=waiting');
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    expect(rows()[0]!.querySelector('[data-triage]')).toHaveTextContent(/^Certificates\W*potential_match/);
+    expect(rows()[1]!.querySelector('[data-triage]')).toHaveTextContent('no pictures');
   });
 
   it('never shows them to a support user, whatever the answer holds', async () => {

@@ -14,6 +14,7 @@ import { renderWithProviders, stubApi } from './render.tsx';
 
 const COMPLIANCE: SessionInfo = { mode: 'proxy', user: 'ana', role: 'compliance' };
 const SUPPORT: SessionInfo = { mode: 'proxy', user: 'sam', role: 'support' };
+const LEAD: SessionInfo = { mode: 'proxy', user: 'lena', role: 'lead' };
 const applicants: Applicant[] = ['waiting', 'waiting', 'approved'].map((status, i) => ({
   status,
   recordId: `rec-${i}`,
@@ -57,6 +58,12 @@ describe('the queue’s toggles', () => {
     await waitFor(() => expect(views()).toContain('/api/applicants?status=approved&skip=0&limit=50&counts=1&attention=1'));
     expect(screen.queryByRole('checkbox', { name: 'Over SLA only' })).not.toBeInTheDocument();
     expect(screen.getByRole('checkbox', { name: 'Certificate needs attention' })).toBeChecked();
+  });
+
+  it('a lead has "Certificate needs attention" as a compliance user has, and a link that asks for it asks the server', async () => {
+    const { views } = showQueue(LEAD, '/applicants?status=waiting&attention=1');
+    expect(await screen.findByRole('checkbox', { name: 'Certificate needs attention' })).toBeChecked();
+    await waitFor(() => expect(views()).toContain('/api/applicants?status=waiting&skip=0&limit=50&counts=1&attention=1'));
   });
 
   it('support users have no "Certificate needs attention", and a link that asks for it shows the tab whole', async () => {

@@ -9,6 +9,7 @@ import type { RawResponse } from './http.ts';
 export const gateway = () => createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1/32'] });
 export const SUPPORT = { 'x-user': 'sam', 'x-role': 'support' };
 export const COMPLIANCE = { 'x-user': 'ana', 'x-role': 'compliance' };
+export const LEAD = { 'x-user': 'lena', 'x-role': 'lead' };
 
 /**
  * An answered page, each row checked to carry a presence room per id (a keyed hash, never the id) and

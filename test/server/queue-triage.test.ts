@@ -3,7 +3,7 @@ import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
 import { SANDBOX_KEYS, startSandbox, type RunningSandbox } from '../../src/server/sandbox/sandbox.ts';
 import { createMemoryQueueIndexStore } from '../../src/server/state/queue-index-store.ts';
 import { startTestApp, type TestApp } from './http.ts';
-import { COMPLIANCE, gateway, pageOf, SUPPORT } from './queue-fixture.ts';
+import { COMPLIANCE, gateway, LEAD, pageOf, SUPPORT } from './queue-fixture.ts';
 
 /**
  * Issue 32: the queue's rows carry, for compliance users, what the index may hold of a record without
@@ -84,5 +84,15 @@ describe('triage on the queue’s rows (issue 32)', () => {
     expect(pageOf(await app.get('/api/applicants?status=rejected&attention=1', COMPLIANCE)).records.map((r) => r.refId)).toEqual([
       'a3b6c9d2-1e4f-4a7b-8c0d-9e2f5a8b1c4d',
     ]);
+  });
+
+  it("a lead's rows carry the triage and attention=1 answers them, as the batch gives leads the triage; a support user's is refused", async () => {
+    const status = byRef('user-7781').status;
+    expect((await app.get('/api/candidates/refId/user-7781', LEAD)).status).toBe(200);
+    await expect.poll(() => row(status, 'user-7781', LEAD)).toMatchObject({ certificate: 'potential_match', pictures: true });
+    const attention = pageOf(await app.get(`/api/applicants?status=${status}&attention=1&counts=1`, LEAD));
+    expect(attention.records.map((r) => r.refId)).toEqual(['user-7781']);
+    expect(attention.attentionByTab).toMatchObject({ [status]: 1 });
+    expect((await app.get(`/api/applicants?status=${status}&attention=1`, SUPPORT)).status).toBe(400);
   });
 });

@@ -17,6 +17,7 @@ import { overSlaOf, QUEUE_TABS, QueueTabs, tabKey } from './applicants-tabs.tsx'
 import { type QueueLocation, queueHref, readQueueLocation } from './queue-location.ts';
 import { QueueError, QueueFreshness, QueueNotOffered, QueueOrderNote, QueueSkeleton, RefusedFiltersNote } from './queue-states.tsx';
 import { statusInfo } from '../../kyc/contract/status.ts';
+import { seesCertificateOutcomes } from '../../kyc/contract/roles.ts';
 import { useQueue } from './use-queue.ts';
 import { useLiveQueue } from './live-queue.ts';
 import { useQueueReturn, useRowKeys } from './queue-focus.ts';
@@ -45,8 +46,9 @@ export function ApplicantsPage() {
   const location = readQueueLocation(new URLSearchParams(search));
   const { filter, page } = location;
   const environment = splitEnvironmentPath(pathname).environment;
-  const names = useQuery(sessionQueries.current()).data?.role === 'compliance';
-  // Attention is for compliance users: a support user's link that asks for it shows the tab whole.
+  // Names and the certificates' triage: compliance users and leads (the batch's rule); never support users.
+  const names = seesCertificateOutcomes(useQuery(sessionQueries.current()).data?.role);
+  // Attention is for compliance users and leads: a support user's link that asks for it shows the tab whole.
   const filters: QueueFilters = {
     ...(location.overSla ? { overSla: true } : {}),
     ...(location.attention && names ? { attention: true } : {}),

@@ -20,3 +20,10 @@ export function readsAuditTrail(role: Role | undefined): boolean {
 
 /** Who sees a candidate's Activity (who looked them up): whoever reads the full record; never support users. */
 export const seesActivity = readsFullRecord;
+
+/**
+ * Who sees certificate outcomes outside the candidate page (the queue's and the batch's triage: the
+ * outcome word, pictures, the attention filter): whoever reads the full record, so compliance users and
+ * leads alike; never support users. One rule for the queue, the batch and their pages.
+ */
+export const seesCertificateOutcomes = readsFullRecord;

@@ -1,4 +1,5 @@
 import { type Applicant, checkApplicantsQuery } from '../../kyc/contract/applicants.ts';
+import { seesCertificateOutcomes } from '../../kyc/contract/roles.ts';
 import { auditTrail, auditWritable, refuse } from '../audit/audit-trail.ts';
 import { listLine } from '../audit/audit-lines.ts';
 import { ApiFailure } from '../http/api-failure.ts';
@@ -42,7 +43,7 @@ export type ApplicantsDeps = Pick<LookupDeps, 'environment' | 'hasStatusKey' | '
 const NO_SLA = new ApiFailure('bad_request', 'overSla=1 needs an SLA, and this environment has none (queueSlaHours is 0).');
 const ATTENTION_FOR_COMPLIANCE = new ApiFailure(
   'bad_request',
-  "attention=1 is for compliance users: it filters on the certificates' outcome, which support users do not see.",
+  "attention=1 is for compliance users and leads: it filters on the certificates' outcome, which support users do not see.",
 );
 
 export async function listApplicants(deps: ApplicantsDeps, call: SignedInCall): Promise<void> {
@@ -56,7 +57,7 @@ export async function listApplicants(deps: ApplicantsDeps, call: SignedInCall): 
   const stuck = auditWritable(deps);
   if (stuck) return sendFailure(call.res, stuck);
   if (!checked.ok) return refuse(call.res, audit, new ApiFailure('bad_request', checked.message));
-  const compliance = call.identity.role === 'compliance';
+  const compliance = seesCertificateOutcomes(call.identity.role);
   if (checked.query.attention && !compliance) return refuse(call.res, audit, ATTENTION_FOR_COMPLIANCE);
   if (checked.query.overSla && deps.queue.slaHours === undefined) return refuse(call.res, audit, NO_SLA);
   const now = (deps.queue.now ?? Date.now)();

@@ -1,5 +1,5 @@
 import { type BatchTriage, batchRowOf } from '../../kyc/contract/batch.ts';
-import { readsFullRecord } from '../../kyc/contract/roles.ts';
+import { seesCertificateOutcomes } from '../../kyc/contract/roles.ts';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import { batchTriesAs, type LookupKind } from '../../kyc/contract/lookup.ts';
 import { auditWritable, written } from '../audit/audit-trail.ts';
@@ -116,7 +116,7 @@ export async function lookupRow(deps: LookupDeps, call: SignedInCall, row: Batch
  */
 async function foundRow(deps: LookupDeps, call: SignedInCall, index: number, record: CandidateRecord): Promise<FoundRow> {
   const found = batchRowOf(index, record);
-  if (!readsFullRecord(call.identity.role) || !deps.indexedTriage) return found;
+  if (!seesCertificateOutcomes(call.identity.role) || !deps.indexedTriage) return found;
   const triage = await deps.indexedTriage(record).catch((): BatchTriage => ({ known: false }));
   return { ...found, triage };
 }
