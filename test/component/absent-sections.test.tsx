@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SessionInfo } from '../../src/kyc/contract/api.ts';
 import fc from 'fast-check';
@@ -99,16 +99,46 @@ describe('an archived record whose identity data came as an empty map', () => {
     expect(screen.queryByRole('heading', { name: 'Identity' })).not.toBeInTheDocument();
   });
 
-  it('an archived record that kept some identity data says the rest was archived; its pictures, the key or none', async () => {
+  it('an archived record that kept some identity data says the rest is not in this response, the mark named, never archived', async () => {
     show({ ...BASE, isArchived: true, identities: { email: { type: 'string', value: 'ada@example.com' } } });
     expect(await screen.findByRole('heading', { name: 'Identity' })).toBeInTheDocument();
-    expect(screen.getByText('No address or phone number in this response: identity data was archived on the service.')).toBeInTheDocument();
-    expect(screen.getByText('Given name').nextElementSibling).toHaveTextContent(/^archived on the service$/);
+    // Before: the rows said "archived on the service" and the line "…: identity data was archived on the service.",
+    // though the archive takes identity data whole and some of it came.
+    expect(screen.getByText('No address or phone number in this response (the record is marked archived).')).toBeInTheDocument();
+    expect(screen.getByText('Given name').nextElementSibling).toHaveTextContent(/^not in this response \(the record is marked archived\)$/);
+    expect(screen.getByText('Date of birth').nextElementSibling).toHaveTextContent(
+      /^not in this response \(the record is marked archived\)$/,
+    );
+    expect(document.body).not.toHaveTextContent(/archived on the service/);
     expect(
       screen.getByText(
         'No pictures in this response: the candidate has none, or the API key excludes them (the record is marked archived, yet identity data came with it).',
       ),
     ).toBeInTheDocument();
+  });
+
+  it('property: an archived record says "archived on the service" exactly when no identity data came; what a row lacks, the mark named', async () => {
+    const CARD = ['given_name', 'family_name', 'dob', 'email', 'address', 'phone'] as const;
+    const LABEL = { given_name: 'Given name', family_name: 'Family name', dob: 'Date of birth', email: 'E-mail' } as const;
+    await fc.assert(
+      fc.asyncProperty(fc.subarray([...CARD]), async (kept) => {
+        cleanup();
+        const identities = Object.fromEntries(kept.map((name) => [name, { type: 'string', value: `${name}-value` }]));
+        show({ ...BASE, isArchived: true, identities });
+        await screen.findByRole('heading', { level: 1 });
+        const text = document.body.textContent ?? '';
+        expect(/archived on the service/i.test(text)).toBe(kept.length === 0);
+        if (kept.length === 0) return;
+        for (const [name, label] of Object.entries(LABEL)) {
+          if (kept.includes(name as (typeof CARD)[number])) continue;
+          expect(screen.getByText(label).nextElementSibling).toHaveTextContent(/^not in this response \(the record is marked archived\)$/);
+        }
+        const contact = ['address', 'phone'].filter((name) => !kept.includes(name as (typeof CARD)[number]));
+        if (contact.length > 0)
+          expect(screen.getByTestId('contact-not-provided')).toHaveTextContent(/ in this response \(the record is marked archived\)\.$/);
+      }),
+      { numRuns: 12 },
+    );
   });
 
   it('an archived record with its whole identity data but no pictures (a key without pictures) never blames the archive for them', async () => {

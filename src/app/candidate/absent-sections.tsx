@@ -24,8 +24,13 @@ type SectionField = keyof typeof SECTIONS;
 /** The words of a field the notice above names as sent but not readable. */
 export const SENT_UNREAD = 'sent, but could not be read (see above)';
 
-/** Where identity data the record lacks is missing because the service archived it (`isArchived: true`), not by the key. */
-export const ARCHIVED = 'identity data was archived on the service';
+/**
+ * What an archived record (`isArchived: true`) that came with some identity data says of an attribute it
+ * lacks: the archive takes identity data whole, so with some of it on the page the archive is not said to
+ * be why (the key or the candidate may be), only that the record is marked so. "Archived on the service"
+ * is said once, above the record, of identity data that did not come at all (level-notice.tsx).
+ */
+export const MARKED_ARCHIVED = 'the record is marked archived';
 
 /**
  * The identity data the page shows: none for a map without an attribute (`identities: {}`, as an archived
@@ -114,7 +119,7 @@ export function ContactNotShown({
 }: {
   identities: CandidateRecord['identities'];
   unread: readonly UnreadField[];
-  /** The record is archived: what it lacks was archived, not left out by the key. */
+  /** The record is marked archived, yet identity data came: what it lacks is said as absent, the mark named. */
   archived?: boolean;
   /** Attributes sent as an object or a list (other-forms.ts), shown with the other attributes: not missing. */
   aside?: readonly StructuredField[];
@@ -128,7 +133,7 @@ export function ContactNotShown({
     <>
       {absent.length > 0 && (
         <Card as="p" tone="dashed" className="text-sm" data-testid="contact-not-provided">
-          No {absent.map((key) => words[key]).join(' or ')} in this response{archived ? `: ${ARCHIVED}` : ''}.
+          No {absent.map((key) => words[key]).join(' or ')} in this response{archived ? ` (${MARKED_ARCHIVED})` : ''}.
         </Card>
       )}
       {sent.map((key) => (

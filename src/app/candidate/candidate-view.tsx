@@ -10,7 +10,7 @@ import { usePageSession } from '../session/session-end.ts';
 import { Notice } from '../ui/section.tsx';
 import { useNow } from '../ui/use-now.ts';
 import type { ReactNode } from 'react';
-import { AbsentSection, ContactNotShown, CustomFieldsPlace, identityDataOf, sectionShown } from './absent-sections.tsx';
+import { AbsentSection, ContactNotShown, CustomFieldsPlace, identityDataOf, MARKED_ARCHIVED, sectionShown } from './absent-sections.tsx';
 import { AddressCard } from './address-card.tsx';
 import { CandidateHeader, CandidateIds } from './candidate-header.tsx';
 import { Certificates } from './certificates.tsx';
@@ -61,7 +61,8 @@ export function CandidateView({
   const level = recordLevel(record, role, pending, unread);
   const { support, named } = level;
   const identities = identityDataOf(record, unread);
-  // What an archived record's identity data lacks was archived, whatever the key: each place says so.
+  // An archived record: identity data that did not come at all was archived (the notice above says so); with some of it
+  // on the page, what it lacks is only absent, the archive mark named (rows, the address or phone line, the pictures).
   const archived = record.isArchived === true;
   const sorted = identities ? sortAttributes(identities) : undefined;
   // Attributes sent as an object or a list: on the identity card if it has their row, else with the other attributes.
@@ -124,7 +125,7 @@ export function CandidateView({
                 familyFirst={name?.familyFirst}
                 unread={unread}
                 structured={attributesAside}
-                absentWords={archived ? 'archived on the service' : undefined}
+                absentWords={archived ? `not in this response (${MARKED_ARCHIVED})` : undefined}
               />
               <div className="min-w-0 space-y-5">
                 <ContactCards identities={identities} unread={unread} aside={otherAside} archived={archived} />
@@ -149,7 +150,7 @@ export function CandidateView({
               {/* Identity data is on the page: the archive (which takes it all) is not said to be why, only that the record is marked so. */}
               <Notice>
                 No pictures in this response: the candidate has none, or the API key excludes them
-                {archived ? ' (the record is marked archived, yet identity data came with it)' : ''}.
+                {archived ? ` (${MARKED_ARCHIVED}, yet identity data came with it)` : ''}.
               </Notice>
             </div>
           )}

@@ -48,7 +48,7 @@ export function IdentityCard({
   familyFirst?: boolean;
   unread?: readonly UnreadField[];
   structured?: readonly StructuredField[];
-  /** What a row the answer lacks says: "archived on the service" in an archived record. */
+  /** What a row the answer lacks says: "not in this response (the record is marked archived)" in an archived record. */
   absentWords?: string;
 }) {
   const shown = structured.filter((field) => CARD_ATTRIBUTES.has(field.name));
