@@ -9,7 +9,7 @@ import { RevealScope } from '../preferences/privacy-reveal.tsx';
 import { usePageSession } from '../session/session-end.ts';
 import { Notice } from '../ui/section.tsx';
 import { useNow } from '../ui/use-now.ts';
-import type { ReactNode } from 'react';
+import { type ReactNode, useMemo } from 'react';
 import { AbsentSection, ContactNotShown, CustomFieldsPlace, identityDataOf, MARKED_ARCHIVED, sectionShown } from './absent-sections.tsx';
 import { AddressCard } from './address-card.tsx';
 import { CandidateHeader, CandidateIds } from './candidate-header.tsx';
@@ -27,7 +27,8 @@ import { usePendingRecord } from './rest-of-record.tsx';
 import { LevelNotice, recordLevel } from './level-notice.tsx';
 import { StatusTimeline } from './status-timeline.tsx';
 import { SupportFieldsCard } from './support-fields-card.tsx';
-import { UnreadFieldsNotice } from './unread-fields.tsx';
+import { UndecodedTextNotice, UnreadFieldsNotice } from './unread-fields.tsx';
+import { replacementCharactersIn } from '../../kyc/view/replacement-characters.ts';
 
 /**
  * The candidate page's sections, from the parsed record and nothing else. `answer` (the hand-off: Copy
@@ -58,6 +59,8 @@ export function CandidateView({
   const role = usePageSession()?.role;
   const pending = usePendingRecord(record);
   const unread = unreadFieldsOf(record);
+  // Once per record, not per render: a record's strings (a picture's base64 among them) may run to megabytes.
+  const undecoded = useMemo(() => replacementCharactersIn(record), [record]);
   const level = recordLevel(record, role, pending, unread);
   const { support, named } = level;
   const identities = identityDataOf(record, unread);
@@ -96,6 +99,7 @@ export function CandidateView({
           since={support ? <StatusSince record={record} now={now} /> : undefined}
         />
         <UnreadFieldsNotice unread={unread} />
+        <UndecodedTextNotice count={undecoded} />
         {!support && <DecisionSummary record={record} now={now} summaryFields={summaryFields} />}
         {activity}
         {supportFields && supportFields.length > 0 && <SupportFieldsCard record={record} fields={supportFields} meta={meta} />}

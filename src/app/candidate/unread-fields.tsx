@@ -1,4 +1,5 @@
 import type { UnreadField } from '../../kyc/contract/schema.ts';
+import { REPLACEMENT } from '../../kyc/view/replacement-characters.ts';
 import { LongText } from '../ui/long-text.tsx';
 import { Notice } from '../ui/section.tsx';
 
@@ -28,6 +29,22 @@ export function UnreadFieldsNotice({ unread }: { unread: readonly UnreadField[] 
           </li>
         ))}
       </ul>
+    </div>
+  );
+}
+
+/**
+ * Characters of the answer this server could not decode, shown as U+FFFD (replacement-characters.ts): said
+ * once, beside the fields not read, so that a name shown with "�" in it is not taken as the one sent.
+ */
+export function UndecodedTextNotice({ count }: { count: number }) {
+  if (count === 0) return null;
+  return (
+    <div data-testid="undecoded-text">
+      <Notice tone="warning">
+        {count === 1 ? '1 character' : `${count.toLocaleString('en-US')} characters`} of the service’s answer could not be read (shown as{' '}
+        {REPLACEMENT}).
+      </Notice>
     </div>
   );
 }
