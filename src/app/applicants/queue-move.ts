@@ -33,6 +33,8 @@ const UNDATED_SCORE = 8_640_000_000_000_000;
 export interface Place {
   status: string;
   since?: number;
+  /** Not dated, and none to come: the record the index read holds no date of the status. */
+  dateless?: true;
 }
 
 /** One candidate's change, as a page applies it. */
@@ -59,9 +61,9 @@ const ms = (iso: string | undefined) => {
   const time = iso === undefined ? Number.NaN : Date.parse(iso);
   return Number.isFinite(time) ? time : undefined;
 };
-const placeOf = (status: string, since: string | undefined): Place => {
+const placeOf = (status: string, since: string | undefined, dateless?: true): Place => {
   const time = ms(since);
-  return time === undefined ? { status } : { status, since: time };
+  return time !== undefined ? { status, since: time } : dateless ? { status, dateless } : { status };
 };
 
 /** The move an event says; undefined when it says too little to move a row (no status, or no place: the page asks again). */
@@ -71,7 +73,7 @@ export function moveOf(event: LiveEvent, seen?: Applicant): Move | undefined {
     ...(event.recordId ? { recordId: event.recordId } : {}),
     ...(event.refId ? { refId: event.refId } : {}),
     from: event.previousStatus === null ? null : placeOf(event.previousStatus, event.previousSince),
-    to: placeOf(event.status, event.since),
+    to: placeOf(event.status, event.since, event.dateless),
     isArchived: event.isArchived,
     ...(seen ? { seen } : {}),
   };
@@ -85,13 +87,13 @@ export function isCandidate(row: Applicant, ids: Pick<Move, 'recordId' | 'refId'
 /** The row the page shows in its new place. */
 function movedRow(move: Move): Applicant {
   const { seen } = move;
-  const { since: _old, ...kept } = seen ?? { status: move.to.status };
+  const { since: _old, dateless: _wasDateless, ...kept } = seen ?? { status: move.to.status };
   return {
     ...kept,
     status: move.to.status,
     ...(move.recordId ? { recordId: move.recordId } : {}),
     ...(move.refId ? { refId: move.refId } : {}),
-    ...(move.to.since === undefined ? {} : { since: new Date(move.to.since).toISOString() }),
+    ...(move.to.since !== undefined ? { since: new Date(move.to.since).toISOString() } : move.to.dateless ? { dateless: true } : {}),
     ...(move.isArchived === undefined ? {} : { isArchived: move.isArchived }),
   };
 }

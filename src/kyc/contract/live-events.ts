@@ -101,6 +101,8 @@ export const liveEventSchema = z.object({
   previousSince: z.optional(z.string()),
   /** The date the index holds now for `status` (ISO 8601): where the row goes in its new tab; absent, not dated yet. */
   since: z.optional(z.string()),
+  /** No `since`, and none to come: the index read the candidate's record and it holds no date of `status` (its row says so). */
+  dateless: z.optional(z.literal(true)),
 });
 export type LiveEvent = z.infer<typeof liveEventSchema>;
 

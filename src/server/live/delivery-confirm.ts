@@ -44,7 +44,7 @@ export async function confirmDelivery(deps: ConfirmDeps, delivery: WebhookDelive
   return 'published';
 }
 
-type Place = Pick<LiveEvent, 'previousStatus' | 'previousSince' | 'since'>;
+type Place = Pick<LiveEvent, 'previousStatus' | 'previousSince' | 'since' | 'dateless'>;
 
 /**
  * Teaches the index the record, and says where the candidate was in it just before and where it is now
@@ -64,7 +64,7 @@ export async function learnPlace(index: QueueIndex, environment: string, record:
   return {
     previousStatus: before?.status ?? null,
     ...(previousSince ? { previousSince } : {}),
-    ...(since ? { since } : {}),
+    ...(since ? { since } : after.dateless ? { dateless: true as const } : {}),
   };
 }
 
