@@ -278,17 +278,20 @@ function streamBody(res: http.ServerResponse, upstreamRes: UpstreamBody, guard: 
 }
 
 /**
- * The body passed on a chunk behind, its last chunk only once `closing` (the closing line's write) is
- * done: a client that has the whole answer (by its Content-Length, the service's) finds the line in the
- * trail, and never leaves before the end it was waiting for. A guard that fails ends nothing (it cuts).
+ * The body passed on as it comes but for its last byte, which leaves only once `closing` (the closing
+ * line's write) is done: a client that has the whole answer (by its Content-Length, the service's) finds
+ * the line in the trail, and never leaves before the end it was waiting for. One byte, not a chunk: a body
+ * that stalls or breaks off has passed on all it had but a byte (no copy: the byte and the rest go apart).
+ * A guard that fails ends nothing (it cuts).
  */
 function lastAfter(closing: () => Promise<void>): Transform {
   let last: Buffer | undefined;
   return new Transform({
     transform(chunk: Buffer, _encoding, done) {
-      const before = last;
-      last = chunk;
-      done(null, before);
+      if (chunk.length === 0) return done();
+      if (last) this.push(last);
+      last = chunk.subarray(chunk.length - 1);
+      done(null, chunk.length > 1 ? chunk.subarray(0, chunk.length - 1) : undefined);
     },
     flush(done) {
       void closing().finally(() => done(null, last));
