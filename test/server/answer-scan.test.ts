@@ -6,7 +6,8 @@ import { AnswerScan } from '../../src/server/answer/answer-scan.ts';
 import { type Scan, watchWillArchiveAt } from '../../src/server/answer/archive-watch.ts';
 import { KeyWatch, keySearch } from '../../src/server/answer/key-watch.ts';
 import { StatusPart } from '../../src/server/answer/status-part.ts';
-import { StatusLevelReader, statusLevelValue } from '../../src/server/answer/status-level-stream.ts';
+import { StatusLevelReader } from '../../src/server/answer/status-level-stream.ts';
+import { statusLevelValue } from '../../src/server/answer/status-level-value.ts';
 import { anyCodePoint } from '../support/any-code-point.ts';
 import { cutAt } from '../support/cut-at.ts';
 
@@ -27,8 +28,15 @@ const fieldNames = fc.constantFrom(
   'onHoldDate',
   'dobDate',
   'waitingDate',
+  // A record wrapped in a second envelope: its status and ids kept, to be said as wrapped (record-reading.ts).
+  'data',
+  'record',
 );
-const fieldValue = fc.oneof(json, fc.constantFrom('on_hold', 'dob', 'waiting', 'On hold'));
+const fieldValue = fc.oneof(
+  json,
+  fc.constantFrom('on_hold', 'dob', 'waiting', 'On hold'),
+  fc.dictionary(fc.constantFrom('status', 'refId', 'recordId', 'identities', 'x'), json),
+);
 /** Envelopes as the service sends them, and as a hostile one might: any members, any values. */
 const envelope = fc.oneof(
   fc.record({ status: json, data: fc.dictionary(fieldNames, fieldValue) }, { requiredKeys: [] }),

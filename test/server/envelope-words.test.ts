@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { candidateEnvelopeSchema } from '../../src/kyc/contract/schema.ts';
+import { SECOND_ENVELOPE } from '../../src/kyc/contract/record-reading.ts';
 import { envelopeStart } from '../../src/server/answer/envelope-start.ts';
 import { notARecord } from '../../src/server/answer/not-a-record.ts';
 import { RECORD } from './hostile-upstream.ts';
@@ -81,5 +82,21 @@ describe('an answer refused: said as what it is, alike at every level', () => {
     answer(`{"status":"success","data":${DATA}}\n\n{"x":1}`);
     const said = await Promise.all(Object.values(levels).map(async (ask) => outcome(await ask())));
     expect(new Set(said).size).toBe(1);
+  });
+});
+
+describe('a record in a second envelope: said as that, alike at every level', () => {
+  it.each([
+    ['{"status":"success","data":{"status":"success","data":RECORD}}', 'data.data'],
+    ['{"status":"success","data":{"record":RECORD}}', 'data.record'],
+    ['{"data":{"data":RECORD}}', 'data.data'],
+  ])('%s', async (body, at) => {
+    answer(body.replace('RECORD', DATA));
+    // The status level's words (a support user's, a batch row's) and the page's reading of the full answer.
+    const support = outcome(await levels['status level']());
+    expect(support).toContain(`${SECOND_ENVELOPE} (at ${at})`);
+    const full = await levels.full();
+    const parsed = candidateEnvelopeSchema.safeParse(JSON.parse(full.body));
+    expect(parsed.error?.issues.map((issue) => [issue.message, issue.path.join('.')])).toEqual([[SECOND_ENVELOPE, at]]);
   });
 });

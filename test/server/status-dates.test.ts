@@ -4,7 +4,8 @@ import { isStatusLevelFieldOf, STATUS_DATE_FIELDS, statusLevelOf } from '../../s
 import { KNOWN_STATUSES, statusDateField } from '../../src/kyc/contract/status.ts';
 import { buildTimeline } from '../../src/kyc/view/timeline.ts';
 import { AnswerScan } from '../../src/server/answer/answer-scan.ts';
-import { MAX_DATE_CANDIDATES, StatusLevelReader, statusLevelValue } from '../../src/server/answer/status-level-stream.ts';
+import { MAX_DATE_CANDIDATES, StatusLevelReader } from '../../src/server/answer/status-level-stream.ts';
+import { statusLevelValue } from '../../src/server/answer/status-level-value.ts';
 import { getBytes, reassemble } from './parts.ts';
 import { COMPLIANCE, gateway, SUPPORT } from './queue-fixture.ts';
 import { serviceAndApp } from './service-app.ts';

@@ -10,7 +10,8 @@ import { type CandidateRecord, candidateEnvelopeSchema, isStatusLevelField } fro
 import { AnswerScan } from '../../src/server/answer/answer-scan.ts';
 import { keySearch } from '../../src/server/answer/key-watch.ts';
 import { reduceToStatusLevel } from '../../src/server/answer/status-level.ts';
-import { StatusLevelReader, statusLevelValue } from '../../src/server/answer/status-level-stream.ts';
+import { StatusLevelReader } from '../../src/server/answer/status-level-stream.ts';
+import { statusLevelValue } from '../../src/server/answer/status-level-value.ts';
 import { createAuditLog } from '../../src/server/audit/audit.ts';
 import { ApiFailure } from '../../src/server/http/api-failure.ts';
 import { createAccessControl } from '../../src/server/auth/access.ts';

@@ -7,7 +7,7 @@ import {
   structuredFieldsOf,
   wasSentAsObject,
 } from '../../src/kyc/contract/other-forms.ts';
-import { readCandidateRecord, unreadFieldsOf } from '../../src/kyc/contract/record-reading.ts';
+import { readCandidateRecord, SECOND_ENVELOPE, unreadFieldsOf } from '../../src/kyc/contract/record-reading.ts';
 import { wasSentWithoutType } from '../../src/kyc/contract/identity-forms.ts';
 import { candidatePersonName } from '../../src/kyc/contract/candidate-name.ts';
 import { candidateEnvelopeSchema, type CandidateRecord, statusLevelEnvelope } from '../../src/kyc/contract/schema.ts';
@@ -153,6 +153,25 @@ describe('a record read liberally (issue 30)', () => {
       'The record has neither a refId nor a recordId that can be read.',
     );
     expect(fails([1, 2]).message).toBe('The record must be an object, not a list.');
+  });
+
+  it('property: a record wrapped in a second envelope (data.data, data.record) is said to be so, never "no refId" or "no status"', () => {
+    const wrap = fc.constantFrom(
+      (record: unknown) => ['data', { status: 'success', data: record }] as const,
+      (record: unknown) => ['data', { data: record }] as const,
+      (record: unknown) => ['record', { record }] as const,
+    );
+    fc.assert(
+      fc.property(validRecord, wrap, (full, wrapped) => {
+        fc.pre(full.refId !== '' || full.recordId !== '');
+        const [at, envelope] = wrapped(full);
+        const parsed = candidateEnvelopeSchema.safeParse({ status: 'success', data: envelope });
+        expect(parsed.success).toBe(false);
+        expect(parsed.error!.issues).toEqual([expect.objectContaining({ path: ['data', at], message: SECOND_ENVELOPE })]);
+      }),
+    );
+    // A record with an id of its own is that record, whatever its `data` field holds.
+    expect(parseData({ status: 'waiting', refId: 'r', data: { status: 'x', refId: 'y' } }).refId).toBe('r');
   });
 
   it('reads an unknown status as sent, and keeps fields it does not know', () => {

@@ -13,6 +13,7 @@ import { mapFromText, readUntypedAttribute } from './identity-forms.ts';
 import { shareNumberTexts, stringifyKeepingNumbers } from './number-text.ts';
 import { attachStructuredFields, markSentAsObject, scalarField, type StructuredField, structuredField } from './other-forms.ts';
 import { readStatus } from './status.ts';
+import { isPlainObject, kindOf } from './value-kind.ts';
 import { z } from './zod.ts';
 
 /**
@@ -156,6 +157,8 @@ const MAX_ENTRY_NAME = 64;
 
 export function readCandidateRecord(input: unknown): RecordReading {
   if (!isPlainObject(input)) return { ok: false, path: [], message: `The record must be an object, not ${kindOf(input)}.` };
+  const wrapper = secondEnvelopeAt(input);
+  if (wrapper) return { ok: false, path: [wrapper], message: SECOND_ENVELOPE };
   const status = Object.hasOwn(input, 'status') ? input.status : undefined;
   if (typeof status !== 'string' || status === '') {
     const message =
@@ -234,42 +237,26 @@ function structuredAttribute(name: string, value: unknown): StructuredField | un
 
 const isId = (value: unknown): boolean => typeof value === 'string' && value !== '';
 
+export const SECOND_ENVELOPE = 'The record came wrapped in a second envelope: the service put it one level down, where it is not read.';
+
+/**
+ * `{"data":{"status":"success","data":{record}}}`, `{"data":{"record":{…}}}`, `{"data":{"data":{…}}}`: the
+ * record one level down, said as that, not as a record with no id or no status. Refused, not unwrapped:
+ * the server's answer guard (the asked id), its parts reader (the pictures) and its status level read the
+ * record at `data`, and a page that read it one level down would show what none of them checked. A
+ * record with an id of its own is that record, whatever its `data` or `record` field holds.
+ */
+function secondEnvelopeAt(input: Record<string, unknown>): 'data' | 'record' | undefined {
+  if (isId(input.refId) || isId(input.recordId)) return undefined;
+  const holdsRecord = (inner: unknown) =>
+    isPlainObject(inner) && ((typeof inner.status === 'string' && inner.status !== '') || isId(inner.refId) || isId(inner.recordId));
+  if (Object.hasOwn(input, 'data') && holdsRecord(input.data)) return 'data';
+  return Object.hasOwn(input, 'record') && holdsRecord(input.record) ? 'record' : undefined;
+}
+
 /** An own property, whatever its name (`__proto__` included): never the object's prototype. */
 function define(target: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
-/** A JSON object: not null, not a list. */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** The kind of a value, in words; never the value. */
-export function kindOf(value: unknown): string {
-  if (value === null) return 'empty (null)';
-  if (Array.isArray(value)) return 'a list';
-  switch (typeof value) {
-    case 'string':
-      return 'text';
-    case 'number':
-      return numberKind(value);
-    case 'boolean':
-      return 'true or false';
-    case 'object':
-      return 'an object';
-    default:
-      return typeof value;
-  }
-}
-
-/**
- * A number's kind: past 2^53 JSON's digits were not read exactly (12345678901234567890), so it is not
- * "a whole number", which would read as the kind expected; nor is a negative one, where a count is.
- */
-function numberKind(value: number): string {
-  if (!Number.isInteger(value)) return 'a number';
-  if (!Number.isSafeInteger(value)) return 'a number too large to read exactly';
-  return value < 0 ? 'a negative whole number' : 'a whole number';
 }
 
 const unreadByRecord = new WeakMap<object, readonly UnreadField[]>();

@@ -1,4 +1,5 @@
-import { isPlainObject, kindOf, type UnreadField } from '../contract/record-reading.ts';
+import type { UnreadField } from '../contract/record-reading.ts';
+import { isPlainObject, kindOf } from '../contract/value-kind.ts';
 import type { z } from '../contract/zod.ts';
 import { type StructuredField, structuredField } from '../contract/other-forms.ts';
 import { numberTextAt, parseJsonKeepingNumbers } from '../contract/number-text.ts';

@@ -6,7 +6,7 @@ import { ApiFailure } from '../http/api-failure.ts';
 import { repeatedMember } from '../http/http-reply.ts';
 import { causeOfHead, notARecord } from './not-a-record.ts';
 import { EnvelopeKeys, errorMemberPlace, openedEnvelopePlace } from './envelope-members.ts';
-import { formOnly, isIdField } from './status-level-value.ts';
+import { formOnly, isIdField, WRAPPED_FIELDS, WRAPPERS } from './status-level-value.ts';
 import type { KeySearch } from './key-watch.ts';
 import { TOO_DEEP } from './upstream-body.ts';
 
@@ -20,7 +20,7 @@ import { TOO_DEEP } from './upstream-body.ts';
  * (`{}`, `[]`), its content passed over unread (never shown: it could hold anything, identity data included). The whole body is
  * still read as JSON: a body that is not JSON is refused, and so is one that gives the envelope's `status`
  * or `data` twice (envelope-members.ts). The value, unless refused (as too large, which a record never is:
- * see MAX_DATE_CANDIDATES), equals `statusLevelValue(JSON.parse(body), fields)`.
+ * see MAX_DATE_CANDIDATES), equals `statusLevelValue(JSON.parse(body), fields)` (status-level-value.ts).
  */
 
 export { statusLevelValue } from './status-level-value.ts';
@@ -43,6 +43,8 @@ export class StatusLevelReader extends ValueBuilder {
   private root: Record<string, unknown> | undefined;
   private data: Record<string, unknown> | undefined;
   private custom: Record<string, unknown> | undefined;
+  /** `data.data` or `data.record` opened as an object: its status and ids kept (wrappedOf). */
+  private wrapped: Record<string, unknown> | undefined;
   /**
    * The `…Date` fields of `data` kept beside the status-level ones, which may be the date of its status:
    * before the status is read, up to MAX_DATE_CANDIDATES of them; once it is, only that status's own.
@@ -108,6 +110,7 @@ export class StatusLevelReader extends ValueBuilder {
     if (this.root && this.path.at(['data'])) {
       this.data = bracket === '{' ? {} : undefined;
       this.custom = undefined;
+      this.wrapped = undefined;
       this.ownDateCandidates.clear();
       this.statusRead = false;
       this.ownDates = [];
@@ -120,6 +123,13 @@ export class StatusLevelReader extends ValueBuilder {
     // An id sent as an object or a list: its form alone is kept (containerForm), none of its content read.
     if (this.data && this.path.at(['data', '*']) && isIdField(this.path.keys[1]!)) {
       setMember(this.data, this.path.keys[1]!, bracket === '{' ? {} : []);
+      return true;
+    }
+    if (this.data && this.path.at(['data', '*']) && WRAPPERS.includes(this.path.keys[1]!)) {
+      // A later member of the same name replaces it, as JSON.parse keeps the last.
+      this.wrapped = bracket === '{' ? {} : undefined;
+      if (this.wrapped) setMember(this.data, this.path.keys[1]!, this.wrapped);
+      else Reflect.deleteProperty(this.data, this.path.keys[1]!);
       return true;
     }
     if (!(this.data && this.fields)) return false;
@@ -163,6 +173,17 @@ export class StatusLevelReader extends ValueBuilder {
     // (status-level.ts) as the full answer says it; null stays null: said to hold no record (NO_RECORD).
     if (root && this.path.at(['data'])) return (value) => setMember(root, 'data', formOnly(value));
     const data = this.data;
+    const wrapped = this.wrapped;
+    if (
+      wrapped &&
+      this.path.at(['data', '*', '*']) &&
+      data?.[this.path.keys[1]!] === wrapped &&
+      WRAPPED_FIELDS.includes(this.path.keys[2]!)
+    )
+      return memberPlace(wrapped, this.path.keys[2]!);
+    // A `data.data` or `data.record` that is no object holds no record: a later one replaces an earlier, as JSON.parse keeps the last.
+    if (data && this.path.at(['data', '*']) && WRAPPERS.includes(this.path.keys[1]!))
+      return () => Reflect.deleteProperty(data, this.path.keys[1]!);
     const kept = data && this.path.at(['data', '*']) ? this.dataField(data, this.path.keys[1]!) : undefined;
     if (kept) return kept;
     if (data && this.fields && this.path.at(['data', 'customFields']))

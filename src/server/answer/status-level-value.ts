@@ -46,10 +46,26 @@ export const isIdField = (field: string) => (LOOKUP_KINDS as readonly string[]).
  */
 export const containerForm = (value: unknown): unknown => (Array.isArray(value) ? [] : isObject(value) ? {} : value);
 
+/**
+ * `data.data` or `data.record` holding an object: a record perhaps wrapped in a second envelope, kept by
+ * what says it holds one (its status and ids, nothing else), so that the status level says it as the
+ * page does (record-reading.ts), not as a record with no status.
+ */
+export const WRAPPERS: readonly string[] = ['data', 'record'];
+export const WRAPPED_FIELDS: readonly string[] = ['status', 'refId', 'recordId'];
+
+function wrappedOf(value: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [field, inner] of Object.entries(value)) if (WRAPPED_FIELDS.includes(field)) setMember(out, field, inner);
+  return out;
+}
+
 function statusLevelData(data: Record<string, unknown>, fields: readonly string[] | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(data)) {
     if (keptAtStatusLevel(data, field, value)) setMember(out, field, isIdField(field) ? containerForm(value) : value);
+    else if (WRAPPERS.includes(field) && isObject(value)) setMember(out, field, wrappedOf(value));
+    else if (WRAPPERS.includes(field)) Reflect.deleteProperty(out, field);
   }
   if (!fields) return out;
   const custom: Record<string, unknown> = {};

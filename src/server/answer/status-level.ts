@@ -7,7 +7,8 @@ import {
   statusLevelOf,
   statusLevelUnread,
 } from '../../kyc/contract/schema.ts';
-import { attachUnreadFields, kindOf, MAX_UNREAD_FIELDS, type UnreadField, unreadFieldsOf } from '../../kyc/contract/record-reading.ts';
+import { attachUnreadFields, MAX_UNREAD_FIELDS, type UnreadField, unreadFieldsOf } from '../../kyc/contract/record-reading.ts';
+import { kindOf } from '../../kyc/contract/value-kind.ts';
 import { numberTextAt, shareNumberTexts } from '../../kyc/contract/number-text.ts';
 import { answeredOther, LOOKUP_KINDS, type LookupKind, type NotAnId } from '../../kyc/contract/lookup.ts';
 import { ApiFailure } from '../http/api-failure.ts';

@@ -1,4 +1,4 @@
-import { isPlainObject, kindOf } from '../../kyc/contract/record-reading.ts';
+import { isPlainObject, kindOf } from '../../kyc/contract/value-kind.ts';
 
 /**
  * Be liberal in what you read, and name what is missing: what a webhook body holds where its required

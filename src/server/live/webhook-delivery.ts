@@ -7,7 +7,7 @@ import {
   webhookPingSchema,
 } from '../../kyc/contract/live-events.ts';
 import { readTimestamp } from '../../kyc/contract/record-fields.ts';
-import { isPlainObject } from '../../kyc/contract/record-reading.ts';
+import { isPlainObject } from '../../kyc/contract/value-kind.ts';
 import type { WebhookAuditEntry } from '../audit/webhook-lines.ts';
 import { whyNotADelivery, withIdsAsText } from './delivery-fields.ts';
 
