@@ -490,7 +490,7 @@ describe('lookup states', () => {
     const { status: _, ...withoutStatus } = record;
     showWith(json({ status: 'success', data: withoutStatus }));
     expect(await screen.findByRole('heading', { name: 'The response has an unexpected shape' })).toBeInTheDocument();
-    expect(screen.getByText(/→ at data\.status/)).toBeInTheDocument();
+    expect(screen.getByText(/The record has no status\. \(at data\.status\)/)).toBeInTheDocument();
     // What answered may have been passing (a gateway's page, a service between deploys).
     expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
   });

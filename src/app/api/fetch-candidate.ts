@@ -1,4 +1,4 @@
-import { z } from '../../kyc/contract/zod.ts';
+import { shapeWords } from '../../kyc/contract/shape-words.ts';
 import { candidateApiPath } from '../../kyc/contract/api.ts';
 import { checkId, encodeIdSegment, type LookupKind } from '../../kyc/contract/lookup.ts';
 import { willArchiveAtDateOf } from '../../kyc/contract/archiving.ts';
@@ -144,7 +144,7 @@ function parseCandidateValue(json: unknown): CandidateRecord {
   const parsed = candidateEnvelopeSchema.safeParse(json);
   if (!parsed.success) {
     throw new ApiError('malformed', "The KYC service's response does not have the expected shape.", {
-      detail: z.prettifyError(parsed.error),
+      detail: shapeWords(parsed.error.issues, json),
       willArchiveAtDate: willArchiveAtDateOf(json),
     });
   }

@@ -1,4 +1,5 @@
-import { z } from '../../kyc/contract/zod.ts';
+import type { z } from '../../kyc/contract/zod.ts';
+import { shapeWords } from '../../kyc/contract/shape-words.ts';
 import { ApiError } from './api-error.ts';
 
 /**
@@ -14,7 +15,10 @@ export function parseAnswer<T>(text: string, schema: z.ZodMiniType<T>, status?: 
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
-    throw new ApiError('malformed', 'The answer does not have the expected shape.', { status, detail: z.prettifyError(parsed.error) });
+    throw new ApiError('malformed', 'The answer does not have the expected shape.', {
+      status,
+      detail: shapeWords(parsed.error.issues, json),
+    });
   }
   return parsed.data;
 }

@@ -11,6 +11,7 @@ import { attachUnreadFields, MAX_UNREAD_FIELDS, type UnreadField, unreadFieldsOf
 import { kindOf } from '../../kyc/contract/value-kind.ts';
 import { numberTextAt, shareNumberTexts } from '../../kyc/contract/number-text.ts';
 import { answeredOther, LOOKUP_KINDS, type LookupKind, type NotAnId } from '../../kyc/contract/lookup.ts';
+import { type ShapeIssue, shapeWords } from '../../kyc/contract/shape-words.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { NO_RECORD } from '../http/http-reply.ts';
 import { causeOfValue, notARecord } from './not-a-record.ts';
@@ -84,15 +85,14 @@ function supportFieldsOf(record: CandidateRecord, fields: readonly string[]): Re
 
 /**
  * A record of another shape (no status, no id): what was wrong, its first issue as the full answer's page
- * names it (the contract's words, kinds never values). `not_a_record`, not `upstream_error`: asking again
+ * names it (shape-words.ts: the tool's words, kinds never values, never a schema's). `not_a_record`, not `upstream_error`: asking again
  * gets the same record, so the page must not say that it usually passes.
  */
-function shapeFailure(issue: { message: string; path: readonly PropertyKey[] } | undefined): ApiFailure {
-  const at = issue && issue.path.length > 0 ? ` (at ${issue.path.map(String).join('.')})` : '';
+function shapeFailure(issues: readonly ShapeIssue[], input: unknown): ApiFailure {
   return new ApiFailure(
     'not_a_record',
     "The KYC service's answer does not have the expected shape, so it could not be reduced to status level. " +
-      `What was wrong: ${issue?.message ?? 'not a candidate record.'}${at} ` +
+      `What was wrong: ${issues.length > 0 ? shapeWords(issues.slice(0, 1), input) : 'not a candidate record.'} ` +
       "Asking again gets the same answer until the service's record changes: tell whoever runs Candidate Lookup.",
   );
 }
@@ -103,7 +103,7 @@ function reduceValue(json: unknown, fields: readonly string[] | undefined): Redu
   // Another status, a list or a text where the record should be: said as that (not-a-record.ts), never as the schema's words.
   const cause = parsed.success ? undefined : causeOfValue(json);
   if (cause) return { ok: false, failure: notARecord(cause) };
-  if (!parsed.success) return { ok: false, failure: shapeFailure(parsed.error.issues[0]) };
+  if (!parsed.success) return { ok: false, failure: shapeFailure(parsed.error.issues, json) };
   const record = statusLevelOf(parsed.data.data);
   const unread = [
     ...statusLevelUnread(parsed.data.data),
