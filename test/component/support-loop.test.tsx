@@ -345,11 +345,14 @@ describe('an ended session during a batch', { timeout: 20_000 }, () => {
 });
 
 describe("the tab's title", { timeout: 20_000 }, () => {
-  it('names the candidate and the status for a compliance user', async () => {
+  it.each([
+    ['a compliance user', 'compliance'],
+    ['a lead, whose page heading names them too', 'lead'],
+  ] as const)('names the candidate and the status for %s', async (_who, role) => {
     const record = byRef('cust_000482');
-    show(record, { session: { mode: 'proxy', user: 'ana', role: 'compliance' } });
-    await screen.findByRole('heading', { level: 1 });
+    show(record, { session: { mode: 'proxy', user: 'ana', role } });
     const name = candidatePersonName(record)!.full;
+    await screen.findByRole('heading', { level: 1, name: new RegExp(name) });
     await waitFor(() => expect(document.title).toBe(`${name} — In review — Candidate Lookup`));
   });
 
