@@ -12,7 +12,7 @@ describe('a candidate looked up whose record holds no date of its status', () =>
       listedAt: Date.now(),
       position: 0,
     });
-    expect(listed?.dated).toBe(false);
+    expect(listed?.due).toBe(true);
     await index.learnRecord('default', factsOfRecord({ status: 'waiting', refId: 'list-older', recordId: 'r-older' }));
     const [stored] = await store.entries('default', [listed!.member]);
     expect(stored?.entry).toMatchObject({ status: 'waiting', dateless: true });

@@ -421,12 +421,12 @@ describe('the queue index keyed by recordId or refId', () => {
     const index = createQueueIndex(store);
     const listedAt = Date.parse('2026-03-01T00:00:00.000Z');
     const both = { status: 'waiting', recordId: 'rec-1', refId: 'ref-1' };
-    expect(await index.learnListed('env', [both], { listedAt, position: 0 })).toEqual([{ member: 'recordId:rec-1', dated: false }]);
+    expect(await index.learnListed('env', [both], { listedAt, position: 0 })).toEqual([{ member: 'recordId:rec-1', due: true }]);
     // A status-level lookup (or a delivery) by recordId.
     await index.learnRecord('env', { status: 'waiting', recordId: 'rec-1', since: Date.parse('2026-01-01T00:00:00.000Z') });
     // A list without `_id` finds it by its refId: the one candidate, dated.
     expect(await index.learnListed('env', [{ status: 'waiting', refId: 'ref-1' }], { listedAt, position: 0 })).toEqual([
-      { member: 'recordId:rec-1', dated: true },
+      { member: 'recordId:rec-1', due: false },
     ]);
     // A record's own date is the service's word, and is learnt.
     const own = { status: 'waiting', refId: 'ref-1', since: '2026-02-01T00:00:00.000Z' };

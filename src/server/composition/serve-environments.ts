@@ -149,7 +149,7 @@ function environmentDeps(
     // A user's lookup tells the index what the service's record says (no request of its own).
     learn: (record, triage) => {
       wiring.queue.index
-        .learnRecord(environment.info.name, { ...factsOfRecord(record), ...triage, ...triageTime(triage) })
+        .learnRecord(environment.info.name, { ...factsOfRecord(record, Date.now()), ...triage, ...triageTime(triage) })
         .catch((error: Error) => wiring.queue.logger.warn(`The queue index could not learn a lookup's record: ${error.message}`));
     },
     // The index's own pairing of the two ids, from the service's list and records: never a guess.

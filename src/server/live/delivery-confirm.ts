@@ -54,7 +54,7 @@ type Place = Pick<LiveEvent, 'previousStatus' | 'previousSince' | 'since' | 'dat
 export async function learnPlace(index: QueueIndex, environment: string, record: CandidateRecord): Promise<Place> {
   const keys = queueKeysOf(record);
   const before = newest(await index.store.find(environment, keys));
-  await index.learnRecord(environment, factsOfRecord(record));
+  await index.learnRecord(environment, factsOfRecord(record, Date.now()));
   const after = newest(await index.store.find(environment, keys));
   // The index kept what it knew (a newer status than the record's): where the row goes is not this event's to say.
   if (after?.status !== record.status) return {};

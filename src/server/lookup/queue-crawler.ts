@@ -206,7 +206,7 @@ async function readWholeTab(options: ReadOptions): Promise<void> {
     for (const one of learnt) {
       if (!one) continue;
       seen.add(one.member);
-      if (!one.dated) options.check(one.member);
+      if (one.due) options.check(one.member);
     }
     const reasons = [...(skipped?.reasons ?? []), ...(page.skipped?.reasons ?? [])];
     if (page.skipped) skipped = { count: (skipped?.count ?? 0) + page.skipped.count, reasons: [...new Set(reasons)] };
@@ -278,7 +278,7 @@ async function lookupJob(options: PassOptions, member: string, unseen: boolean):
   const checked = await options.lookup(key.kind, key.id);
   if (checked.ok) options.pool.answered('lookup');
   else if (checked.code === 'upstream_rate_limited') options.pool.limited('lookup');
-  if (checked.ok) await options.index.learnRecord(options.environment, factsOfRecord(checked.record));
+  if (checked.ok) await options.index.learnRecord(options.environment, factsOfRecord(checked.record, Date.now()));
   else if (checked.code === 'not_found' && unseen) await options.index.forget(options.environment, [member]);
   // Told to wait for a time: asked again after it. Not asked (no slot, the audit log, a key that archives), or a 429
   // that names no wait: the next read asks again.

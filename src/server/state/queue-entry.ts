@@ -1,5 +1,5 @@
 import { needsAttention } from '../../kyc/contract/certificate-triage.ts';
-import { PLACEHOLDER_BEFORE } from '../../kyc/contract/date-doubt.ts';
+import { dateDoubt, PLACEHOLDER_BEFORE } from '../../kyc/contract/date-doubt.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { groupOf, type QueueGroup } from '../../kyc/contract/queue-order.ts';
 
@@ -21,6 +21,11 @@ export interface IndexEntry {
   position?: number;
   /** Looked up, and the service's record holds no date of its status: "no date in the service's record", not "not known yet". */
   dateless?: true;
+  /**
+   * When a lookup last read its record and found no date to trust (none, a placeholder, one in the
+   * future; ms): the crawler does not look it up again before a day has passed (queue-index.ts).
+   */
+  checkedAt?: number;
   isArchived?: boolean;
   blockPassID?: string;
   /** The spec's name for it, where the service sends that (service-id.ts). */
@@ -81,6 +86,19 @@ export function placementOf(entry: IndexEntry): Array<[SetName, string]> {
   return sets;
 }
 
+/**
+ * A row whose record a lookup read with no date to trust (none, a placeholder, one in the future) is
+ * looked up again after this long, not on every crawl (a lookup costs a request against the service's
+ * rate limit that every reviewer shares); sooner when its status changes (the list's, a webhook's).
+ */
+export const RECHECK_UNDATED_MS = 24 * 3_600_000;
+
+/** Whether the crawler is to look a listed row up at `at` for its date: none to trust known, and none looked for within a day. */
+export function lookupDue(entry: IndexEntry, at: number): boolean {
+  if (entry.since !== undefined && dateDoubt(entry.since, at) === undefined) return false;
+  return entry.checkedAt === undefined || at - entry.checkedAt >= RECHECK_UNDATED_MS;
+}
+
 /** The keys of an entry other than its member: where aliases point from. */
 export const aliasesOf = (member: string, entry: IndexEntry): string[] => queueKeysOf(entry).filter((key) => key !== member);
 
@@ -103,6 +121,7 @@ export function encodeEntry(entry: IndexEntry): string {
     t: entry.since,
     p: entry.position,
     n: entry.dateless ? 1 : undefined,
+    l: entry.checkedAt,
     r: entry.recordId,
     f: entry.refId,
     a: entry.isArchived === undefined ? undefined : entry.isArchived ? 1 : 0,
@@ -139,6 +158,7 @@ export function decodeEntry(json: string): IndexEntry | undefined {
     ...(isFiniteNumber(value.t) ? { since: value.t } : {}),
     ...(isFiniteNumber(value.p) ? { position: value.p } : {}),
     ...(value.n === 1 ? { dateless: true as const } : {}),
+    ...(isFiniteNumber(value.l) ? { checkedAt: value.l } : {}),
     ...(text(value.r) ? { recordId: text(value.r)! } : {}),
     ...(text(value.f) ? { refId: text(value.f)! } : {}),
     ...(value.a === 0 || value.a === 1 ? { isArchived: value.a === 1 } : {}),

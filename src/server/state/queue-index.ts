@@ -1,15 +1,16 @@
 import type { Applicant } from '../../kyc/contract/applicants.ts';
 import { currentStatusDate } from '../../kyc/contract/batch.ts';
+import { dateDoubt } from '../../kyc/contract/date-doubt.ts';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import { serviceIdFields } from '../../kyc/contract/service-id.ts';
 import { MAX_STATUS_LENGTH } from '../../kyc/contract/status.ts';
-import { type IndexEntry, queueKeysOf, type SetName } from './queue-entry.ts';
+import { type IndexEntry, lookupDue, queueKeysOf, type SetName } from './queue-entry.ts';
 import type { EntryWrite, IndexBound, IndexSize, QueueIndexStore, StoredEntry } from './queue-index-store.ts';
 
 export type { IndexBound } from './queue-index-store.ts';
 import { evict } from './queue-evict.ts';
 
-export { parseQueueKey, type QueueKey, queueKey, queueKeysOf } from './queue-entry.ts';
+export { lookupDue, parseQueueKey, type QueueKey, queueKey, queueKeysOf, RECHECK_UNDATED_MS } from './queue-entry.ts';
 
 /**
  * The queue index (issues 23 and 32): per environment, every candidate of the service's list, by status
@@ -29,6 +30,8 @@ export interface RecordFacts {
   since?: number;
   /** Read from a whole record that holds no readable date of its status: none is to come from a lookup. */
   dateless?: true;
+  /** When a lookup read the record (ms): kept as the entry's checkedAt when it holds no date to trust. */
+  readAt?: number;
   isArchived?: boolean;
   blockPassID?: string;
   serviceID?: string;
@@ -38,8 +41,8 @@ export interface RecordFacts {
   triageAt?: number;
 }
 
-/** A status-level record's facts: its ids, status, the date it entered it, archive flag and service id (service-id.ts). */
-export function factsOfRecord(record: CandidateRecord): RecordFacts {
+/** A status-level record's facts (read at `readAt`, a lookup's): its ids, status, the date it entered it, archive flag and service id (service-id.ts). */
+export function factsOfRecord(record: CandidateRecord, readAt?: number): RecordFacts {
   const date = currentStatusDate(record);
   const since = date === undefined ? Number.NaN : Date.parse(date);
   return {
@@ -47,6 +50,7 @@ export function factsOfRecord(record: CandidateRecord): RecordFacts {
     ...(record.recordId ? { recordId: record.recordId } : {}),
     ...(record.refId ? { refId: record.refId } : {}),
     ...(Number.isFinite(since) ? { since } : { dateless: true }),
+    ...(readAt === undefined ? {} : { readAt }),
     ...(typeof record.isArchived === 'boolean' ? { isArchived: record.isArchived } : {}),
     ...serviceIdFields(record),
   };
@@ -73,10 +77,10 @@ export interface IndexWatch {
   evicted?(environment: string, count: number, size: IndexSize, bound: IndexBound): void;
 }
 
-/** What the index knows of a listed record after learning it: its member, and whether its date is known. */
+/** What the index knows of a listed record after learning it: its member, and whether a lookup of its date is due (lookupDue). */
 export interface Learnt {
   member: string;
-  dated: boolean;
+  due: boolean;
 }
 
 export interface QueueIndex {
@@ -151,8 +155,10 @@ export function createQueueIndex(
         environment,
         members.filter((member): member is string => member !== undefined),
       );
-      const dated = new Map(after.flatMap((stored) => (stored ? [[stored.member, stored.entry.since !== undefined] as const] : [])));
-      return members.map((member) => (member === undefined ? undefined : { member, dated: dated.get(member) === true }));
+      const due = new Map(after.flatMap((stored) => (stored ? [[stored.member, lookupDue(stored.entry, at.listedAt)] as const] : [])));
+      // A row the list dates itself (even doubtfully) is not looked up: a lookup reads the same date.
+      const own = (i: number) => records[i]!.since !== undefined;
+      return members.map((member, i) => (member === undefined ? undefined : { member, due: due.get(member) === true && !own(i) }));
     },
     async learnRecord(environment, facts) {
       if (facts.status.length > MAX_STATUS_LENGTH) return;
@@ -241,7 +247,8 @@ export function listedEntry(known: IndexEntry | undefined, record: Applicant, li
   let next: IndexEntry;
   if (Number.isFinite(own)) {
     if (known?.since !== undefined && own < known.since) return undefined;
-    next = { ...triageOf(known), ...listedFields(known, record), status: record.status, since: own };
+    const checked = known?.status === record.status && known.since === own && known.checkedAt ? { checkedAt: known.checkedAt } : {};
+    next = { ...triageOf(known), ...listedFields(known, record), status: record.status, since: own, ...checked };
   } else if (known?.status === record.status) {
     next = { ...known, ...listedFields(known, record), ...(record.unreadable ? {} : { unreadable: undefined }) };
   } else {
@@ -264,6 +271,7 @@ export function recordEntry(known: IndexEntry | undefined, facts: RecordFacts): 
     ...(facts.since !== undefined ? { since: facts.since } : sameStatus && known?.since !== undefined ? { since: known.since } : {}),
     ...(facts.since === undefined && !(sameStatus && known?.since !== undefined) ? { position: known?.position ?? 0 } : {}),
     ...(facts.dateless && !(sameStatus && known?.since !== undefined) ? { dateless: true as const } : {}),
+    ...checkedOf(known, facts, sameStatus),
     ...keep('isArchived', facts.isArchived),
     ...keep('blockPassID', facts.blockPassID),
     ...keep('serviceID', facts.serviceID),
@@ -278,4 +286,12 @@ export function recordEntry(known: IndexEntry | undefined, facts: RecordFacts): 
 /** Facts that say less recent things than what is known: the status they give was entered before the known one was. */
 export function isOlder(said: Pick<RecordFacts, 'since'>, known: Pick<IndexEntry, 'since'> | undefined): boolean {
   return known?.since !== undefined && said.since !== undefined && said.since < known.since;
+}
+
+/** When a lookup last found no date to trust: this one's (`readAt`), else the one known of the same status, while none is trusted. */
+function checkedOf(known: IndexEntry | undefined, facts: RecordFacts, sameStatus: boolean): Pick<IndexEntry, 'checkedAt'> {
+  const since = facts.since ?? (sameStatus ? known?.since : undefined);
+  const at = facts.readAt ?? (sameStatus ? known?.checkedAt : undefined);
+  if (at === undefined || (since !== undefined && dateDoubt(since, at) === undefined)) return {};
+  return { checkedAt: at };
 }
