@@ -151,7 +151,7 @@ describe('attack: replayed signed deliveries (issue 31)', () => {
 describe('the queue index never goes back in time', () => {
   const fact = fc.record({
     status: fc.constantFrom('waiting', 'inreview', 'approved', 'rejected'),
-    at: fc.option(fc.integer({ min: Date.parse('2019-01-01'), max: Date.parse('2027-01-01') }), { nil: undefined }),
+    at: fc.option(fc.integer({ min: Date.parse('2019-01-01'), max: Date.now() }), { nil: undefined }),
   });
   const factsOf = ({ status, at }: { status: string; at: number | undefined }): RecordFacts => ({
     recordId: 'r',

@@ -1,6 +1,5 @@
 import type { Applicant } from '../../kyc/contract/applicants.ts';
 import { currentStatusDate } from '../../kyc/contract/batch.ts';
-import { dateDoubt } from '../../kyc/contract/date-doubt.ts';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import { serviceIdFields } from '../../kyc/contract/service-id.ts';
 import { MAX_STATUS_LENGTH } from '../../kyc/contract/status.ts';
@@ -9,6 +8,9 @@ import type { EntryWrite, IndexBound, IndexSize, QueueIndexStore, StoredEntry } 
 
 export type { IndexBound } from './queue-index-store.ts';
 import { evict } from './queue-evict.ts';
+import { listedEntry, type RecordFacts, recordEntry } from './queue-learn.ts';
+
+export { isOlder, listedEntry, type RecordFacts, recordEntry } from './queue-learn.ts';
 
 export { lookupDue, parseQueueKey, type QueueKey, queueKey, queueKeysOf, RECHECK_UNDATED_MS } from './queue-entry.ts';
 
@@ -20,26 +22,6 @@ export { lookupDue, parseQueueKey, type QueueKey, queueKey, queueKeysOf, RECHECK
  * what is known is newer), and bounded in entries and bytes: past either bound the least useful entries
  * go, counted in a metric and said in a log line.
  */
-
-/** What the service's record says of a candidate (a status-level record, or a compliance user's lookup's). */
-export interface RecordFacts {
-  recordId?: string;
-  refId?: string;
-  status: string;
-  /** The date it entered `status`, when the record has it (ms). */
-  since?: number;
-  /** Read from a whole record that holds no readable date of its status: none is to come from a lookup. */
-  dateless?: true;
-  /** When a lookup read the record (ms): kept as the entry's checkedAt when it holds no date to trust. */
-  readAt?: number;
-  isArchived?: boolean;
-  blockPassID?: string;
-  serviceID?: string;
-  certificate?: string;
-  pictures?: boolean;
-  /** When a compliance user's lookup showed those two (ms): kept with them. */
-  triageAt?: number;
-}
 
 /** A status-level record's facts (read at `readAt`, a lookup's): its ids, status, the date it entered it, archive flag and service id (service-id.ts). */
 export function factsOfRecord(record: CandidateRecord, readAt?: number): RecordFacts {
@@ -209,89 +191,3 @@ const idsOf = (entries: readonly IndexEntry[]) => ({
   ...(entries.find((entry) => entry.recordId)?.recordId ? { recordId: entries.find((entry) => entry.recordId)!.recordId } : {}),
   ...(entries.find((entry) => entry.refId)?.refId ? { refId: entries.find((entry) => entry.refId)!.refId } : {}),
 });
-
-const same = (a: IndexEntry | undefined, b: IndexEntry) => a !== undefined && JSON.stringify(sorted(a)) === JSON.stringify(sorted(b));
-const sorted = (entry: IndexEntry) =>
-  Object.fromEntries(
-    Object.entries(entry)
-      .filter(([, value]) => value !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : 1)),
-  );
-
-/** The fields a list record gives (ids, archive flag, service id, what it could not read) over what was known. */
-function listedFields(known: IndexEntry | undefined, record: Applicant): Partial<IndexEntry> {
-  return {
-    ...((record.recordId ?? known?.recordId) ? { recordId: record.recordId ?? known?.recordId } : {}),
-    ...((record.refId ?? known?.refId) ? { refId: record.refId ?? known?.refId } : {}),
-    ...((record.isArchived ?? known?.isArchived) !== undefined ? { isArchived: record.isArchived ?? known?.isArchived } : {}),
-    ...((record.blockPassID ?? known?.blockPassID) ? { blockPassID: record.blockPassID ?? known?.blockPassID } : {}),
-    ...((record.serviceID ?? known?.serviceID) ? { serviceID: record.serviceID ?? known?.serviceID } : {}),
-    ...(record.unreadable ? { unreadable: record.unreadable } : {}),
-  };
-}
-
-const triageOf = (known: IndexEntry | undefined): Partial<IndexEntry> => ({
-  ...(known?.certificate ? { certificate: known.certificate } : {}),
-  ...(known?.pictures !== undefined ? { pictures: known.pictures } : {}),
-  ...(known?.triageAt !== undefined ? { triageAt: known.triageAt } : {}),
-});
-
-/**
- * A listed record over what was known. Its own date (the current documentation's records carry it) is
- * the service's word, as a record's is. Without one: the same status keeps what was known (its date
- * too); a new status starts undated (its date belongs to this new time in it, looked up by the crawler),
- * unless what is known was entered after the list was asked (a webhook's newer news).
- */
-export function listedEntry(known: IndexEntry | undefined, record: Applicant, listedAt: number, position: number): IndexEntry | undefined {
-  const own = record.since === undefined ? Number.NaN : Date.parse(record.since);
-  let next: IndexEntry;
-  if (Number.isFinite(own)) {
-    if (known?.since !== undefined && own < known.since) return undefined;
-    const checked = known?.status === record.status && known.since === own && known.checkedAt ? { checkedAt: known.checkedAt } : {};
-    next = { ...triageOf(known), ...listedFields(known, record), status: record.status, since: own, ...checked };
-  } else if (known?.status === record.status) {
-    next = { ...known, ...listedFields(known, record), ...(record.unreadable ? {} : { unreadable: undefined }) };
-  } else {
-    if (known?.since !== undefined && known.since > listedAt) return undefined;
-    next = { ...triageOf(known), ...listedFields(known, record), status: record.status, position };
-  }
-  return same(known, next) ? undefined : next;
-}
-
-/** A record's facts over what was known: the record is the truth, unless the status known was entered later. */
-export function recordEntry(known: IndexEntry | undefined, facts: RecordFacts): IndexEntry | undefined {
-  if (isOlder(facts, known)) return undefined;
-  const keep = <K extends keyof IndexEntry>(field: K, value: IndexEntry[K] | undefined) =>
-    (value ?? known?.[field]) === undefined ? {} : { [field]: value ?? known?.[field] };
-  const sameStatus = known?.status === facts.status;
-  const next: IndexEntry = {
-    ...keep('recordId', facts.recordId),
-    ...keep('refId', facts.refId),
-    status: facts.status,
-    ...(facts.since !== undefined ? { since: facts.since } : sameStatus && known?.since !== undefined ? { since: known.since } : {}),
-    ...(facts.since === undefined && !(sameStatus && known?.since !== undefined) ? { position: known?.position ?? 0 } : {}),
-    ...(facts.dateless && !(sameStatus && known?.since !== undefined) ? { dateless: true as const } : {}),
-    ...checkedOf(known, facts, sameStatus),
-    ...keep('isArchived', facts.isArchived),
-    ...keep('blockPassID', facts.blockPassID),
-    ...keep('serviceID', facts.serviceID),
-    ...(sameStatus && known?.unreadable ? { unreadable: known.unreadable } : {}),
-    ...keep('certificate', facts.certificate),
-    ...keep('pictures', facts.pictures),
-    ...keep('triageAt', facts.triageAt),
-  };
-  return same(known, next) ? undefined : next;
-}
-
-/** Facts that say less recent things than what is known: the status they give was entered before the known one was. */
-export function isOlder(said: Pick<RecordFacts, 'since'>, known: Pick<IndexEntry, 'since'> | undefined): boolean {
-  return known?.since !== undefined && said.since !== undefined && said.since < known.since;
-}
-
-/** When a lookup last found no date to trust: this one's (`readAt`), else the one known of the same status, while none is trusted. */
-function checkedOf(known: IndexEntry | undefined, facts: RecordFacts, sameStatus: boolean): Pick<IndexEntry, 'checkedAt'> {
-  const since = facts.since ?? (sameStatus ? known?.since : undefined);
-  const at = facts.readAt ?? (sameStatus ? known?.checkedAt : undefined);
-  if (at === undefined || (since !== undefined && dateDoubt(since, at) === undefined)) return {};
-  return { checkedAt: at };
-}
