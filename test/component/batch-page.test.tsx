@@ -275,9 +275,9 @@ describe('batch page', { timeout: 20_000 }, () => {
     const csv = new TextDecoder().decode(bytes);
     const local = formatDateTime(new Date('2026-11-20T10:00:00.000Z'));
     expect(csv.split('\r\n')).toEqual([
-      'line,id,status,statusText,statusDate,statusDateLocal,submitCount,archived,refId,recordId,repeatOf,error,message,unreadable',
-      `1,a,approved,Approved,2026-11-20T10:00:00.000Z,"${local}",1,,a,65f1c2a9e4b0d3a1f0c9b800,,,,`,
-      '2,b,,,,,,,,,,invalid_id,bad,',
+      'line,id,status,statusText,statusDate,statusDateLocal,submitCount,archived,refId,recordId,repeatOf,error,message,unreadable,statusDateDoubt',
+      `1,a,approved,Approved,2026-11-20T10:00:00.000Z,"${local}",1,,a,65f1c2a9e4b0d3a1f0c9b800,,,,,`,
+      '2,b,,,,,,,,,,invalid_id,bad,,',
       '',
     ]);
 
@@ -578,9 +578,9 @@ describe('batch page', { timeout: 20_000 }, () => {
       const local = formatDateTime(new Date('2026-11-20T10:00:00.000Z'));
       expect(local).toMatch(/06:00\sPM UTC\+8/);
       expect(csv.slice(1, 4)).toEqual([
-        `1,a,inreview,In review,2026-11-20T10:00:00.000Z,"${local}",1,,a,65f1c2a9e4b0d3a1f0c9b800,,,,`,
-        '3,b,,,,,,,,,,not_found,No candidate.,',
-        `4,a,inreview,In review,2026-11-20T10:00:00.000Z,"${local}",1,,a,65f1c2a9e4b0d3a1f0c9b800,1,,,`,
+        `1,a,inreview,In review,2026-11-20T10:00:00.000Z,"${local}",1,,a,65f1c2a9e4b0d3a1f0c9b800,,,,,`,
+        '3,b,,,,,,,,,,not_found,No candidate.,,',
+        `4,a,inreview,In review,2026-11-20T10:00:00.000Z,"${local}",1,,a,65f1c2a9e4b0d3a1f0c9b800,1,,,,`,
       ]);
     });
   });

@@ -89,16 +89,16 @@ describe("the batch's triage for compliance users", { timeout: 30_000 }, () => {
     expect(screen.getByTestId('attention-count')).toHaveTextContent('(1 candidate with a certificate that needs attention');
   });
 
-  it('the CSV ends with the triage columns: the word, pictures, and when the index learnt them; empty when not known', async () => {
+  it('the CSV ends with the triage columns (then the date doubt column): the word, pictures, and when the index learnt them; empty when not known', async () => {
     stub(TRIAGED, 'lead');
     renderWithProviders('/batch');
     const user = await lookUpAll([first.refId, second.refId, third.refId].join('\n'));
     await screen.findByText(/^Done:/);
     const csv = await csvOf(user);
-    expect(csv[0]).toMatch(/,unreadable,certificate,pictures,triageAsOf,triageAsOfLocal$/);
-    expect(csv[1]).toMatch(new RegExp(`,clear,yes,${AS_OF},"[^"]+"$`));
-    expect(csv[2]).toMatch(new RegExp(`,potential_match,no,${AS_OF},"[^"]+"$`));
-    expect(csv[3]).toMatch(/,,,,,$/);
+    expect(csv[0]).toMatch(/,unreadable,certificate,pictures,triageAsOf,triageAsOfLocal,statusDateDoubt$/);
+    expect(csv[1]).toMatch(new RegExp(`,clear,yes,${AS_OF},"[^"]+",$`));
+    expect(csv[2]).toMatch(new RegExp(`,potential_match,no,${AS_OF},"[^"]+",$`));
+    expect(csv[3]).toMatch(/,,,,,,$/);
   });
 
   it('"Needs attention first" puts those rows first from the keyboard, and j from a row’s candidate follows the order shown', async () => {
@@ -136,7 +136,7 @@ describe("the batch's triage for compliance users", { timeout: 30_000 }, () => {
     expect(screen.queryByText(/Not known yet/)).toBeNull();
     const csv = await csvOf(user);
     expect(csv[0]).toBe(
-      'line,id,status,statusText,statusDate,statusDateLocal,submitCount,archived,refId,recordId,repeatOf,error,message,unreadable',
+      'line,id,status,statusText,statusDate,statusDateLocal,submitCount,archived,refId,recordId,repeatOf,error,message,unreadable,statusDateDoubt',
     );
   });
 });

@@ -138,7 +138,7 @@ test.describe('batch lookup', () => {
       .replace(/^\ufeff/, '')
       .split('\r\n');
     expect(csv[0]).toBe(
-      'line,id,status,statusText,statusDate,statusDateLocal,submitCount,archived,refId,recordId,repeatOf,error,message,unreadable',
+      'line,id,status,statusText,statusDate,statusDateLocal,submitCount,archived,refId,recordId,repeatOf,error,message,unreadable,certificate,pictures,triageAsOf,triageAsOfLocal,statusDateDoubt',
     );
     expect(csv.slice(1, -1)).toHaveLength(50);
     const column = (name: string) => csv[0]!.split(',').indexOf(name);

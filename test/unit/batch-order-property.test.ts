@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { needsAttention } from '../../src/kyc/contract/certificate-triage.ts';
 import type { BatchLine } from '../../src/kyc/view/batch-export.ts';
-import { batchCsv, BATCH_COLUMNS, TRIAGE_COLUMNS } from '../../src/kyc/view/batch-export.ts';
+import { BATCH_COLUMNS, batchCsv, DOUBT_COLUMNS, TRIAGE_COLUMNS } from '../../src/kyc/view/batch-export.ts';
 import { lineNeedsAttention, linesOrder } from '../../src/kyc/view/batch-triage.ts';
 
 /**
@@ -56,7 +56,7 @@ describe('needs attention first', () => {
     );
   });
 
-  it('property: the CSV has the triage columns at the end exactly when a found row carries triage, one cell each', () => {
+  it('property: the CSV has the triage columns at the end (before the date doubt column) exactly when a found row carries triage, one cell each', () => {
     fc.assert(
       fc.property(lines, (all) => {
         const csv = batchCsv(all, 'refId')
@@ -64,8 +64,9 @@ describe('needs attention first', () => {
           .trimEnd()
           .split('\r\n');
         const triage = all.some((one) => one.row?.ok === true && one.row.triage !== undefined);
-        expect(csv[0]).toBe([...BATCH_COLUMNS, ...(triage ? TRIAGE_COLUMNS : [])].join(','));
-        for (const row of csv.slice(1)) expect(row.split(',').length).toBe(BATCH_COLUMNS.length + (triage ? TRIAGE_COLUMNS.length : 0));
+        expect(csv[0]).toBe([...BATCH_COLUMNS, ...(triage ? TRIAGE_COLUMNS : []), ...DOUBT_COLUMNS].join(','));
+        for (const row of csv.slice(1))
+          expect(row.split(',').length).toBe(BATCH_COLUMNS.length + (triage ? TRIAGE_COLUMNS.length : 0) + DOUBT_COLUMNS.length);
       }),
     );
   });

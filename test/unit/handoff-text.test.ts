@@ -79,26 +79,26 @@ describe('batch export', () => {
     const csv = batchCsv(LINES, 'refId', { zone: 'utc', locale: 'en-GB' });
     expect(
       csv.startsWith(
-        '\ufeffline,id,status,statusText,statusDate,statusDateLocal,submitCount,archived,refId,recordId,repeatOf,error,message,unreadable\r\n',
+        '\ufeffline,id,status,statusText,statusDate,statusDateLocal,submitCount,archived,refId,recordId,repeatOf,error,message,unreadable,statusDateDoubt\r\n',
       ),
     ).toBe(true);
     const rows = csv.slice(1).split('\r\n');
     expect(rows[1]).toBe(
-      '1,cust_000482,inreview,In review,2026-11-20T10:00:00.000Z,"20 Nov 2026, 10:00 UTC",2,yes,cust_000482,65f1c2a9e4b0d3a1f0c9b802,,,,',
+      '1,cust_000482,inreview,In review,2026-11-20T10:00:00.000Z,"20 Nov 2026, 10:00 UTC",2,yes,cust_000482,65f1c2a9e4b0d3a1f0c9b802,,,,,',
     );
-    expect(rows[2]).toBe('2,nobody,,,,,,,,,,not_found,"No candidate with refId ""nobody"".",');
+    expect(rows[2]).toBe('2,nobody,,,,,,,,,,not_found,"No candidate with refId ""nobody"".",,');
     // A formula is defused, then quoted because of its quotes and comma.
-    expect(rows[3]).toBe(`4,"'=HYPERLINK(""http://x"",""y"")",,,,,,,,,,not_found,"No, ""quoted""\nline",`);
-    expect(rows[4]).toBe('5,later,,,,,,,later,,,pending,Not looked up,');
+    expect(rows[3]).toBe(`4,"'=HYPERLINK(""http://x"",""y"")",,,,,,,,,,not_found,"No, ""quoted""\nline",,`);
+    expect(rows[4]).toBe('5,later,,,,,,,later,,,pending,Not looked up,,');
     expect(rows).toHaveLength(6);
   });
 
   it('writes a tab-separated table without breaks inside cells', () => {
     const tsv = batchTsv(LINES, 'refId').split('\n');
     expect(tsv[0]).toBe(
-      'line\tid\tstatus\tstatusText\tstatusDate\tstatusDateLocal\tsubmitCount\tarchived\trefId\trecordId\trepeatOf\terror\tmessage\tunreadable',
+      'line\tid\tstatus\tstatusText\tstatusDate\tstatusDateLocal\tsubmitCount\tarchived\trefId\trecordId\trepeatOf\terror\tmessage\tunreadable\tstatusDateDoubt',
     );
-    expect(tsv[3]!.split('\t')).toHaveLength(14);
+    expect(tsv[3]!.split('\t')).toHaveLength(15);
     expect(tsv[3]).toContain('No, "quoted" line');
   });
 
@@ -251,6 +251,6 @@ describe('a batch row of an answer with fields it could not read', () => {
     expect(row).toMatchObject({ status: 'approved', submitCount: 2, unread: ['isArchived', 'approvedDate'] });
     expect(row).not.toHaveProperty('statusDate');
     const csv = batchCsv([{ line: 1, id: 'bt1', row }], 'refId', { zone: 'utc', locale: 'en-GB' }).split('\r\n');
-    expect(csv[1]!.split(',').at(-1)).toBe('isArchived approvedDate');
+    expect(csv[1]!.split(',').at(-2)).toBe('isArchived approvedDate');
   });
 });

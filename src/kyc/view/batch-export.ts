@@ -4,6 +4,7 @@ import { statusInfo } from '../contract/status.ts';
 import { downloadName } from '../contract/download-name.ts';
 import { formatDateTime, type ZoneOptions } from './time.ts';
 import { CSV_BOM, csvCell, spreadsheetSafe } from '../contract/csv.ts';
+import { DATE_DOUBT_WORDS, dateDoubt } from '../contract/date-doubt.ts';
 
 /**
  * One line of a batch's result as it is exported: the pasted line it came from, the id asked for and its
@@ -51,8 +52,22 @@ export const TRIAGE_COLUMNS = ['certificate', 'pictures', 'triageAsOf', 'triageA
 export const withTriage = (lines: readonly BatchLine[]): boolean =>
   lines.some((line) => line.row?.ok === true && line.row.triage !== undefined);
 
+/**
+ * Last, after the triage's when there are those, so that no column before it moves: why a found row's
+ * status date cannot be right (date-doubt.ts: "dated in the future: doubtful", "probably a placeholder,
+ * not a real date"), in the page's words; empty when it can be read as it is.
+ */
+export const DOUBT_COLUMNS = ['statusDateDoubt'] as const;
+
 const columnsOf = (lines: readonly BatchLine[]): readonly string[] =>
-  withTriage(lines) ? [...BATCH_COLUMNS, ...TRIAGE_COLUMNS] : BATCH_COLUMNS;
+  withTriage(lines) ? [...BATCH_COLUMNS, ...TRIAGE_COLUMNS, ...DOUBT_COLUMNS] : [...BATCH_COLUMNS, ...DOUBT_COLUMNS];
+
+/** The doubt of a found row's status date at `now`, in words. */
+function doubtCell(line: BatchLine, now: number): string {
+  const date = line.row?.ok ? line.row.statusDate : undefined;
+  const doubt = date === undefined ? undefined : dateDoubt(new Date(date).getTime(), now);
+  return doubt ? DATE_DOUBT_WORDS[doubt] : '';
+}
 
 function triageCells(line: BatchLine, zone: ZoneOptions): string[] {
   const triage = line.row?.ok ? line.row.triage : undefined;
@@ -61,9 +76,9 @@ function triageCells(line: BatchLine, zone: ZoneOptions): string[] {
   return [triage.certificate ?? 'none', pictures, triage.asOf ?? '', localDate(triage.asOf, zone)];
 }
 
-/** A line's cells, with the triage's when the batch carries it. */
-function lineCells(line: BatchLine, kind: LookupKind, zone: ZoneOptions, triage: boolean): string[] {
-  return triage ? [...cells(line, kind, zone), ...triageCells(line, zone)] : cells(line, kind, zone);
+/** A line's cells, with the triage's when the batch carries it, then its date's doubt. */
+function lineCells(line: BatchLine, kind: LookupKind, zone: ZoneOptions, triage: boolean, now: number): string[] {
+  return [...cells(line, kind, zone), ...(triage ? triageCells(line, zone) : []), doubtCell(line, now)];
 }
 
 function localDate(iso: string | undefined, zone: ZoneOptions): string {
@@ -100,24 +115,24 @@ function cells(line: BatchLine, kind: LookupKind, zone: ZoneOptions): string[] {
 }
 
 /** RFC 4180 CSV with CRLF line ends, and a byte order mark so that spreadsheets read UTF-8. */
-export function batchCsv(lines: BatchLine[], kind: LookupKind, zone: ZoneOptions = {}): string {
+export function batchCsv(lines: BatchLine[], kind: LookupKind, zone: ZoneOptions = {}, now = Date.now()): string {
   const triage = withTriage(lines);
-  const rows = [columnsOf(lines).join(','), ...lines.map((line) => lineCells(line, kind, zone, triage).map(csvCell).join(','))];
+  const rows = [columnsOf(lines).join(','), ...lines.map((line) => lineCells(line, kind, zone, triage, now).map(csvCell).join(','))];
   return `${CSV_BOM}${rows.join('\r\n')}\r\n`;
 }
 
 /** Tab-separated, for pasting into a spreadsheet or a ticket: tabs and line breaks inside cells become spaces. */
-export function batchTsv(lines: BatchLine[], kind: LookupKind, zone: ZoneOptions = {}): string {
+export function batchTsv(lines: BatchLine[], kind: LookupKind, zone: ZoneOptions = {}, now = Date.now()): string {
   const clean = (value: string) => spreadsheetSafe(value.replace(/[\t\r\n]+/g, ' '));
   const triage = withTriage(lines);
-  return `${[columnsOf(lines).join('\t'), ...lines.map((line) => lineCells(line, kind, zone, triage).map(clean).join('\t'))].join('\n')}\n`;
+  return `${[columnsOf(lines).join('\t'), ...lines.map((line) => lineCells(line, kind, zone, triage, now).map(clean).join('\t'))].join('\n')}\n`;
 }
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
 
 /** The same table as HTML, for editors that paste rich text (ticket systems, mail). Every cell is escaped. */
-export function batchHtml(lines: BatchLine[], kind: LookupKind, zone: ZoneOptions = {}): string {
+export function batchHtml(lines: BatchLine[], kind: LookupKind, zone: ZoneOptions = {}, now = Date.now()): string {
   const triage = withTriage(lines);
   const head = `<tr>${columnsOf(lines)
     .map((c) => `<th>${c}</th>`)
@@ -125,7 +140,7 @@ export function batchHtml(lines: BatchLine[], kind: LookupKind, zone: ZoneOption
   const body = lines
     .map(
       (line) =>
-        `<tr>${lineCells(line, kind, zone, triage)
+        `<tr>${lineCells(line, kind, zone, triage, now)
           .map((c) => `<td>${escapeHtml(c)}</td>`)
           .join('')}</tr>`,
     )
