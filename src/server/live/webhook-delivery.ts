@@ -8,6 +8,7 @@ import {
 } from '../../kyc/contract/live-events.ts';
 import { readTimestamp } from '../../kyc/contract/record-fields.ts';
 import { isPlainObject } from '../../kyc/contract/value-kind.ts';
+import { readStatus } from '../../kyc/contract/status.ts';
 import type { WebhookAuditEntry } from '../audit/webhook-lines.ts';
 import { whyNotADelivery, withIdsAsText } from './delivery-fields.ts';
 
@@ -60,7 +61,9 @@ const STATUS_OF_EVENT: Readonly<Record<string, string>> = {
  * `approved`): the page says when the candidate was approved, not when this server heard of it.
  */
 export function liveEventOf(environment: string, delivery: WebhookDelivery, at: string): LiveEvent {
-  const status = delivery.status || (Object.hasOwn(STATUS_OF_EVENT, delivery.event) ? STATUS_OF_EVENT[delivery.event]! : null);
+  // Read as a list's and a record's status are: a known one apart from case ("Approved") is that one.
+  const said = delivery.status ? readStatus(delivery.status) : undefined;
+  const status = said || (Object.hasOwn(STATUS_OF_EVENT, delivery.event) ? STATUS_OF_EVENT[delivery.event]! : null);
   const statusDate = status
     ? statusDateFields(status)
         .map((field) => dateOf(delivery[field]))
