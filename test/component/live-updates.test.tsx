@@ -370,6 +370,26 @@ describe('live updates on the candidate page', { timeout: 20_000 }, () => {
     expect(line).not.toHaveTextContent('2021');
   });
 
+  it.each([
+    ['1970-01-01T00:00:00.000Z', 'probably a placeholder, not a real date'],
+    ['2999-01-01T00:00:00.000Z', 'dated in the future: doubtful'],
+  ])(
+    'a delivery dated %s: the banner and the notice tell the time it was received, and the date as sent with its doubt',
+    async (date, doubt) => {
+      const { source, ...page } = await liveCandidate();
+      page.current.status = 'approved';
+      const received = new Date().toISOString();
+      source.send(event({ at: received, statusDate: date }));
+      const line = await screen.findByTestId('live-status');
+      expect(line).toHaveTextContent(`— from the KYC service; the service dates it ${date} (${doubt})`);
+      expect(line.querySelector('time')).toHaveAttribute('datetime', received);
+      const toast = await screen.findByTestId('status-toast');
+      expect(toast).toHaveTextContent('Waiting → Approved');
+      expect(toast.querySelector('time')).toHaveAttribute('datetime', received);
+      expect(toast).not.toHaveTextContent(/year/);
+    },
+  );
+
   it('changes nothing for an event about another candidate, or of another environment', async () => {
     const { source, ...page } = await liveCandidate();
     page.current.status = 'approved';

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { DATE_DOUBT_WORDS, type DateDoubt, dateDoubt } from '../../kyc/contract/date-doubt.ts';
 import type { LiveEvent } from '../../kyc/contract/live-events.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { attachUnreadFields } from '../../kyc/contract/record-reading.ts';
@@ -29,6 +30,8 @@ export type LiveUpdate =
       from: string | undefined;
       at: string;
       statusDate?: string;
+      /** Why `statusDate` cannot be right (date-doubt.ts): shown as sent, never read as the change's time. */
+      dateDoubt?: DateDoubt;
       receivedAt: number;
     }
   | { kind: 'gone'; event: LiveEvent; receivedAt: number }
@@ -62,7 +65,9 @@ export function useLiveStatus(
     checkStatus(urlEnvironment, kind, id, controller.signal).then(
       (checked) => {
         // The event's date is of the event's status: shown only beside that status, not a later one the re-check found.
-        const statusDate = event.statusDate && event.status === checked.status ? { statusDate: event.statusDate } : {};
+        const dated = event.statusDate && event.status === checked.status ? event.statusDate : undefined;
+        const doubt = dated === undefined ? undefined : dateDoubt(Date.parse(dated), Date.now());
+        const statusDate = dated === undefined ? {} : { statusDate: dated, ...(doubt ? { dateDoubt: doubt } : {}) };
         // What the page showed: the last update's status while it is newer than the record, else the record's.
         setUpdate((previous) => {
           const from = previous?.kind === 'status' && previous.receivedAt > fetchedAt ? previous.checked.status : record.status;
@@ -168,17 +173,23 @@ export function LiveStatusLine({ update, onRefresh }: { update: LiveUpdate; onRe
       className="rounded-xl border border-blue-200 bg-blue-50 px-4 py-2 text-blue-950 print:hidden"
       data-testid="live-status"
     >
-      {statusInfo(update.checked.status).label} at <TimeStamp date={new Date(update.statusDate ?? update.at)} /> — from the KYC service
-      {update.statusDate && (
+      {statusInfo(update.checked.status).label} at <TimeStamp date={changeTime(update)} /> — from the KYC service
+      {update.statusDate && !update.dateDoubt && (
         <>
           , received <Received at={new Date(update.at)} />
         </>
       )}
+      {update.dateDoubt && `; the service dates it ${update.statusDate} (${DATE_DOUBT_WORDS[update.dateDoubt]})`}
     </p>
   );
 }
 
 const MINUTE = 60_000;
+
+/** When the status changed: the service's own date of it, unless that cannot be right; else when the server received the delivery. */
+export function changeTime(update: Extract<LiveUpdate, { kind: 'status' }>): Date {
+  return new Date(update.statusDate && !update.dateDoubt ? update.statusDate : update.at);
+}
 
 /**
  * When the server received the delivery, relative to now: "just now" for the first minute (and for a

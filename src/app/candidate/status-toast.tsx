@@ -4,7 +4,7 @@ import { formatDateTime, formatRelative } from '../../kyc/view/time.ts';
 import { Button } from '../ui/button.tsx';
 import { useNow } from '../ui/use-now.ts';
 import { useZoneMode } from '../ui/zone-mode.ts';
-import type { LiveUpdate } from './live-status.tsx';
+import { changeTime, type LiveUpdate } from './live-status.tsx';
 import { focusPageHeading } from '../ui/focus-heading.ts';
 
 /**
@@ -39,8 +39,7 @@ export function StatusChangeToast({ update }: { update: LiveUpdate | undefined }
             className="pointer-events-auto flex max-w-md flex-wrap items-center gap-3 rounded-xl border border-blue-300 bg-white px-4 py-3 text-sm text-slate-900 shadow-lg ring-1 ring-blue-100"
           >
             <p className="min-w-0 flex-1">
-              <strong className="font-semibold">{words}</strong>, <Ago at={new Date(change.statusDate ?? change.at)} /> — from the KYC
-              service
+              <strong className="font-semibold">{words}</strong>, <Ago at={changeTime(change)} /> — from the KYC service
             </p>
             <Button
               variant="secondary"
