@@ -129,7 +129,11 @@ describe('an epoch-zero status date', () => {
 
   it('the queue index orders it with the undated rows (service order), never first by age nor in the SLA count', () => {
     const placed = placementOf({ status: 'waiting', refId: 'r1', since: 0, position: 7 });
-    expect(placed).toEqual([['u:waiting', '7']]);
+    // And counted apart (n): not a date still to be looked up.
+    expect(placed).toEqual([
+      ['u:waiting', '7'],
+      ['n:waiting', '7'],
+    ]);
     expect(placementOf({ status: 'waiting', refId: 'r1', since: NOW })).toEqual([['z:waiting', String(NOW)]]);
   });
 });

@@ -319,6 +319,24 @@ describe('the progress line', () => {
     expect(await screen.findByTestId('queue-order')).toHaveTextContent(/^Ordered by age: 340 of 1,000 known, oldest first/);
   });
 
+  it('says the rows whose record has no date, or one in the future, apart from those still looked up, and none pending when none is', async () => {
+    stubList(QUEUE, { extra: { waiting: { order: { by: 'age', known: 5, of: 9, noDate: 2, future: 1 } } } });
+    renderWithProviders('/applicants?status=waiting');
+    expect(await screen.findByTestId('queue-order')).toHaveTextContent(
+      "Ordered by age: 5 of 9 known, oldest first; 1 is dated in the future (doubtful), placed by that date; 2 have no date in the service's record (none, or a placeholder), in the order the KYC service listed them; the other 1 follows in the order the KYC service listed them while its date is looked up.",
+    );
+  });
+
+  it('says no date is waiting to be looked up when the rows without one have none to come', async () => {
+    stubList(QUEUE, { extra: { waiting: { order: { by: 'age', known: 7, of: 9, noDate: 2 } } } });
+    renderWithProviders('/applicants?status=waiting');
+    const line = await screen.findByTestId('queue-order');
+    expect(line).toHaveTextContent(
+      "Ordered by age: 7 of 9 known, oldest first; 2 have no date in the service's record (none, or a placeholder), in the order the KYC service listed them; no date is waiting to be looked up.",
+    );
+    expect(line).not.toHaveTextContent('while their dates are looked up');
+  });
+
   it('says the tab is ordered oldest first once every date is known', async () => {
     stubList(QUEUE, { extra: { waiting: { order: { by: 'age', known: 3, of: 3 } } } });
     renderWithProviders('/applicants?status=waiting');

@@ -110,12 +110,7 @@ export function QueueOrderNote({
       ? "In the KYC service's order."
       : `In the KYC service's order: this tab has more than ${order.over.toLocaleString()} candidates, too many to order by age.`;
   } else {
-    const direction = order.newestFirst ? 'newest first' : 'oldest first';
-    const lead = order.byStatus ? "By status, in the tabs' order, each by age" : order.newestFirst ? 'Ordered by date' : 'Ordered by age';
-    text =
-      order.known >= order.of
-        ? `${lead}: ${order.byStatus ? 'the waits oldest first, the decisions newest first' : direction}.`
-        : `${lead}: ${order.known.toLocaleString()} of ${order.of.toLocaleString()} known, ${direction}; the others follow in the order the KYC service listed them while their dates are looked up.`;
+    text = ageOrderText(order);
     // All: Incomplete rows stand last, undated, and are not among the rows "known" counts.
     if (order.byStatus && undated) text += ` ${undatedRows(undated)}, which the service does not date, comes last, in its order.`;
   }
@@ -124,6 +119,34 @@ export function QueueOrderNote({
       {text}
     </p>
   );
+}
+
+/**
+ * "Ordered by age: 5 of 9 known, oldest first; 1 is dated in the future…; 2 have no date in the service's
+ * record…; the other 1 follows … while its date is looked up": the rows without a real date said apart by
+ * why, and none said to be looked up when none is.
+ */
+function ageOrderText(order: Extract<QueueOrder, { by: 'age' }>): string {
+  const direction = order.newestFirst ? 'newest first' : 'oldest first';
+  const lead = order.byStatus ? "By status, in the tabs' order, each by age" : order.newestFirst ? 'Ordered by date' : 'Ordered by age';
+  if (order.known >= order.of) return `${lead}: ${order.byStatus ? 'the waits oldest first, the decisions newest first' : direction}.`;
+  const { noDate = 0, future = 0 } = order;
+  const pending = order.of - order.known - noDate - future;
+  const one = (count: number, singular: string, plural: string) => `${count.toLocaleString()} ${count === 1 ? singular : plural}`;
+  const parts = [`${lead}: ${order.known.toLocaleString()} of ${order.of.toLocaleString()} known, ${direction}`];
+  if (future > 0) parts.push(`${one(future, 'is', 'are')} dated in the future (doubtful), placed by that date`);
+  if (noDate > 0) {
+    parts.push(
+      `${one(noDate, 'has', 'have')} no date in the service's record (none, or a placeholder), in the order the KYC service listed ${noDate === 1 ? 'it' : 'them'}`,
+    );
+  }
+  if (pending <= 0) parts.push('no date is waiting to be looked up');
+  else if (noDate + future === 0) parts.push('the others follow in the order the KYC service listed them while their dates are looked up');
+  else
+    parts.push(
+      `the other ${one(pending, 'follows', 'follow')} in the order the KYC service listed them while ${pending === 1 ? 'its date is' : 'their dates are'} looked up`,
+    );
+  return `${parts.join('; ')}.`;
 }
 
 /** "Incomplete (1 row)": the rows of the statuses the service never dates. */

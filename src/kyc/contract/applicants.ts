@@ -103,8 +103,8 @@ export type Skipped = z.infer<typeof skippedSchema>;
 
 /**
  * How the list is ordered: by the date each candidate entered its status, across the whole tab (`known`
- * of `of` candidates have a known date; the rest follow, in the order the service listed them, until
- * theirs is looked up); oldest first, or `newestFirst` (the decisions' tabs); All `byStatus`: each
+ * of `of` candidates have a real date; the rest follow, in the order the service listed them, until
+ * theirs is looked up, but for `noDate` whose record has none to give and `future` dated in the future); oldest first, or `newestFirst` (the decisions' tabs); All `byStatus`: each
  * status in the tabs' order, each ordered as its tab. `service`: the service's own order (servers
  * before issue 32, above their bound).
  */
@@ -113,6 +113,10 @@ export const queueOrderSchema = z.union([
     by: z.literal('age'),
     known: z.int().check(z.nonnegative()),
     of: z.int().check(z.nonnegative()),
+    /** Of the others: those whose record holds no date, or a placeholder (none is to come from a lookup). */
+    noDate: z.optional(z.int().check(z.positive())),
+    /** Of the others: those dated in the future (date-doubt.ts), placed by that date. */
+    future: z.optional(z.int().check(z.positive())),
     newestFirst: z.optional(z.literal(true)),
     byStatus: z.optional(z.literal(true)),
   }),

@@ -40,3 +40,6 @@ export function dateDoubt(at: number, now: number): DateDoubt | undefined {
   if (at - now > CLOCK_SKEW_MS) return 'future';
   return undefined;
 }
+
+/** Dates (ms) below this are not in the future at `now` (a sorted set's bound: the queue's real dates). */
+export const realDateBefore = (now: number): number => now + CLOCK_SKEW_MS + 1;

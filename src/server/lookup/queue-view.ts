@@ -11,6 +11,7 @@ import {
   queueTabKey,
   type Skipped,
 } from '../../kyc/contract/applicants.ts';
+import { realDateBefore } from '../../kyc/contract/date-doubt.ts';
 import { type Idless, idlessOverSla } from '../../kyc/contract/idless.ts';
 import { joinSkipped } from '../../kyc/contract/list-record.ts';
 import { isUndatedStatus } from '../../kyc/contract/status.ts';
@@ -77,7 +78,8 @@ export async function readView(store: QueueIndexStore, environment: string, requ
   const cutoff = request.slaHours === undefined ? undefined : request.now - request.slaHours * 3_600_000;
   const segments = segmentsOf(query, cutoff);
   const counts = new Counts();
-  for (const group of QUEUE_GROUPS) for (const kind of ['z', 'u', 'x'] as const) counts.want(`${kind}:${group}`);
+  for (const group of QUEUE_GROUPS) for (const kind of ['z', 'u', 'x', 'n'] as const) counts.want(`${kind}:${group}`);
+  for (const group of QUEUE_GROUPS) counts.want(`z:${group}`, realDateBefore(request.now));
   if (cutoff !== undefined) for (const status of AGE_ORDERED_FILTERS) counts.want(`z:${status}`, cutoff);
   for (const segment of segments) counts.want(segment.set, segment.below);
   const [values, meta] = await Promise.all([store.count(environment, counts.queries), store.readMeta(environment)]);
@@ -105,7 +107,7 @@ export async function readView(store: QueueIndexStore, environment: string, requ
     total,
     skip: query.skip,
     limit: query.limit,
-    ...orderOf(query.status, counts, datable),
+    ...orderOf(query.status, counts, datable, request.now),
     ...slaOf(request, counts, cutoff, query.status, tabState, idless),
     ...(tabState.skipped ? { skipped: tabState.skipped } : {}),
     ...(idless.length > 0 ? { idless } : {}),
@@ -165,10 +167,15 @@ function applicantOf(entry: IndexEntry, compliance: boolean): Applicant {
 
 const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
 
-function orderOf(tab: ApplicantFilter | undefined, counts: Counts, of: number): Pick<ApplicantsPage, 'order'> {
-  const known = sum(datableGroupsOf(tab).map((group) => counts.at(`z:${group}`)));
-  const newestFirst = tab !== undefined && NEWEST_FIRST_GROUPS.includes(tab);
-  return { order: { by: 'age', known, of, ...(newestFirst ? { newestFirst: true } : {}), ...(tab ? {} : { byStatus: true }) } };
+/** `known`: rows with a real date; `noDate`: whose record has none (or a placeholder); `future`: dated in the future. */
+function orderOf(tab: ApplicantFilter | undefined, counts: Counts, of: number, now: number): Pick<ApplicantsPage, 'order'> {
+  const groups = datableGroupsOf(tab);
+  const known = sum(groups.map((group) => counts.at(`z:${group}`, realDateBefore(now))));
+  const future = sum(groups.map((group) => counts.at(`z:${group}`))) - known;
+  const noDate = sum(groups.map((group) => counts.at(`n:${group}`)));
+  const newestFirst = tab !== undefined && NEWEST_FIRST_GROUPS.includes(tab) ? { newestFirst: true as const } : {};
+  const doubtful = { ...(noDate > 0 ? { noDate } : {}), ...(future > 0 ? { future } : {}) };
+  return { order: { by: 'age', known, of, ...doubtful, ...newestFirst, ...(tab ? {} : { byStatus: true }) } };
 }
 
 /** The SLA and the tab's count over it: a floor while some of its dates are not known yet. */

@@ -63,8 +63,12 @@ export function parseQueueKey(key: string): { kind: LookupKind; id: string } | u
   return { kind, id: key.slice(colon + 1) };
 }
 
-/** The sorted sets of a group: `z` dated (score: the date), `u` not dated yet (score: the list position), `x` needing attention. */
-export type SetName = `${'z' | 'u' | 'x'}:${QueueGroup}`;
+/**
+ * The sorted sets of a group: `z` dated (score: the date), `u` not dated yet (score: the list position),
+ * `x` needing attention, and `n` (counted, never listed: its members are in `u` too) those of `u` whose
+ * record has no date to order by (none, or a placeholder): not a date still to come.
+ */
+export type SetName = `${'z' | 'u' | 'x' | 'n'}:${QueueGroup}`;
 /** The score of an entry needing attention whose date is not known: after every date. */
 export const UNDATED_SCORE = 8_640_000_000_000_000;
 
@@ -83,6 +87,7 @@ export function placementOf(entry: IndexEntry): Array<[SetName, string]> {
     since === undefined ? [`u:${group}`, String(entry.position ?? 0)] : [`z:${group}`, String(since)],
   ];
   if (needsAttention(entry.certificate)) sets.push([`x:${group}`, String(since ?? UNDATED_SCORE)]);
+  if (since === undefined && (entry.dateless || entry.since !== undefined)) sets.push([`n:${group}`, String(entry.position ?? 0)]);
   return sets;
 }
 

@@ -14,7 +14,7 @@ import { StoreUnavailableError } from './store.ts';
 /**
  * The queue index in Redis (issue 32), shared by every instance. Per environment, under
  * `<prefix>q3:{<environment>}:` (one hash slot, should the Redis be a cluster): `e`, a hash member ->
- * entry; `a`, a hash alias key -> member; `z:<group>`, `u:<group>`, `x:<group>`, sorted sets; `m`, a hash
+ * entry; `a`, a hash alias key -> member; `z:<group>`, `u:<group>`, `x:<group>`, `n:<group>`, sorted sets; `m`, a hash
  * of the bytes counted and the crawl's state; `lease`, the crawler's lease. Sorted sets are what Sidekiq
  * and BullMQ keep their queues in: a page is ZRANGE by rank, a count ZCOUNT by score, each O(log n).
  *
