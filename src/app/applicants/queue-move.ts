@@ -10,6 +10,7 @@ import { needsAttention } from '../../kyc/contract/certificate-triage.ts';
 import type { LiveEvent } from '../../kyc/contract/live-events.ts';
 import { groupOf, NEWEST_FIRST_GROUPS, QUEUE_GROUPS } from '../../kyc/contract/queue-order.ts';
 import { isUndatedStatus } from '../../kyc/contract/status.ts';
+import { movedAgeOrder, type OrderCount, orderCountOf } from './order-count.ts';
 
 /**
  * A live event applied to a cached page of the queue (issue 32: pages are pushed the change, they do not
@@ -239,11 +240,13 @@ function movedIndex(index: QueueIndexState, dated: number, of: number, undated: 
 }
 
 /** The tab's own figures: its over-SLA count, and how many of its rows are dated. */
-function movedTab(page: ApplicantsPage, list: PageList, move: Move, cutoff: number | undefined): Partial<ApplicantsPage> {
+function movedTab(page: ApplicantsPage, list: PageList, move: Move, cutoff: number | undefined, now: number): Partial<ApplicantsPage> {
   const tab = { tab: list.tab };
   // As the server counts them (queue-view.ts): a status the service never dates is neither known nor waited for.
   const datable = (place: Place | null) => inList(tab, place && isUndatedStatus(place.status) ? null : place, cutoff, undefined);
   const dated = (place: Place | null) => datable(place?.since === undefined ? null : place);
+  const countedAs = (kind: OrderCount) => (place: Place | null) => datable(place && orderCountOf(place, now) === kind ? place : null);
+  const shiftOf = (kind: OrderCount) => delta(countedAs(kind)(move.from), countedAs(kind)(move.to));
   const undated = (place: Place | null) => inList(tab, place && isUndatedStatus(place.status) ? place : null, cutoff, undefined);
   const size = delta(datable(move.from), datable(move.to));
   const datedShift = delta(dated(move.from), dated(move.to));
@@ -253,9 +256,10 @@ function movedTab(page: ApplicantsPage, list: PageList, move: Move, cutoff: numb
     inList({ ...tab, overSla: true }, move.to, cutoff, undefined),
   );
   const { order, index } = page;
+  const shifts = { known: shiftOf('known'), noDate: shiftOf('noDate'), future: shiftOf('future') };
   return {
     ...(page.overSla === undefined ? {} : { overSla: Math.max(0, page.overSla + overShift) }),
-    ...(order?.by === 'age' ? { order: { ...order, known: Math.max(0, order.known + datedShift), of: Math.max(0, order.of + size) } } : {}),
+    ...(order?.by === 'age' ? { order: movedAgeOrder(order, shifts, size) } : {}),
     ...(index ? { index: movedIndex(index, Math.max(0, index.dated + datedShift), Math.max(0, index.of + size), undatedCount) } : {}),
   };
 }
@@ -286,7 +290,7 @@ export function applyMove(
   if (is) join(window, list, move, movedRow({ ...move, ...(row ? { seen: row } : {}) }));
   const total = Math.max(0, page.total + delta(was, is));
   return {
-    page: { ...page, records: window.rows, total, ...movedCounts(page, move, cutoff), ...movedTab(page, list, move, cutoff) },
+    page: { ...page, records: window.rows, total, ...movedCounts(page, move, cutoff), ...movedTab(page, list, move, cutoff, options.now) },
     start: window.start,
   };
 }
