@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { declaredCharset } from '../../src/server/answer/answer-charset.ts';
@@ -60,6 +61,66 @@ describe('an answer in a declared charset', () => {
   });
 });
 
+/** The strings of `body` (a JSON array of strings) as the tokenizer reads them in `charset`, cut every `cut` bytes. */
+function readStrings(body: Buffer, charset: string | undefined, cut: number): string[] {
+  const strings: string[] = [''];
+  const sink: TokenSink = {
+    open() {},
+    close() {},
+    key() {},
+    startString() {},
+    text(piece) {
+      strings[strings.length - 1] += piece.text;
+    },
+    endString: () => void strings.push(''),
+    scalar() {},
+  };
+  const tokenizer = new JsonTokenizer(sink, charset);
+  for (let at = 0; at < body.length; at += cut) tokenizer.write(body.subarray(at, at + cut));
+  return strings.slice(0, -1);
+}
+
+describe('a UTF-8 answer labelled with a single-byte charset', () => {
+  const labels = ['us-ascii', 'ISO-8859-1', 'latin1', 'windows-1252', 'iso-8859-2', 'iso-8859-15', 'koi8-r'];
+
+  it('reads a string whose bytes are valid UTF-8 as UTF-8, whatever charset is declared, however the body is cut', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'grapheme', maxLength: 20 }),
+        fc.constantFrom(...labels),
+        fc.integer({ min: 1, max: 9 }),
+        (text, label, cut) => {
+          const body = Buffer.from(JSON.stringify([text, 'x', text]), 'utf8');
+          expect(readStrings(body, declaredCharset(`application/json; charset=${label}`), cut)).toEqual([text, 'x', text]);
+        },
+      ),
+    );
+  });
+
+  it('reads a string whose Latin-1 bytes are not valid UTF-8 in ISO-8859-1, however the body is cut', () => {
+    const latin1Text = fc.string({ unit: fc.integer({ min: 0x20, max: 0xff }).map((code) => String.fromCharCode(code)), maxLength: 20 });
+    fc.assert(
+      fc.property(latin1Text, fc.integer({ min: 1, max: 9 }), (text, cut) => {
+        const bytes = Buffer.from(JSON.stringify([text]), 'latin1');
+        fc.pre(!isUtf8(bytes));
+        // ISO-8859-1 is read as windows-1252 (WHATWG): 0x80 to 0x9f are not JSON text here, so the two agree.
+        fc.pre(![...text].some((c) => c.charCodeAt(0) >= 0x80 && c.charCodeAt(0) < 0xa0));
+        expect(readStrings(bytes, declaredCharset('application/json; charset=ISO-8859-1'), cut)).toEqual([text]);
+      }),
+    );
+  });
+
+  it('shows "Silvão Müller" sent in UTF-8 under charset=us-ascii as that, not "SilvÃ£o MÃ¼ller"', async () => {
+    const named = { ...record, identities: { family_name: { type: 'string', value: 'Silvão Müller' } } };
+    const body = Buffer.from(JSON.stringify({ status: 'success', data: named }), 'utf8');
+    const app = await serviceAnswering('application/json; charset=us-ascii', body);
+    const res = await getBytes(app.port, '/api/candidates/refId/r', as('ana'));
+    expect(res.status).toBe(200);
+    const { envelope } = await reassemble(res);
+    expect(envelope.data.identities).toEqual({ family_name: { type: 'string', value: 'Silvão Müller' } });
+  });
+});
+
 describe('declaredCharset', () => {
   it('names a charset other than UTF-8 that TextDecoder knows and that keeps ASCII as ASCII, and nothing else', () => {
     expect(declaredCharset('application/json; charset=ISO-8859-1')).toBe('windows-1252');
@@ -97,8 +158,10 @@ describe('declaredCharset', () => {
         const tokenizer = new JsonTokenizer(sink, 'windows-1252');
         for (let at = 0; at < body.length; at += cut) tokenizer.write(body.subarray(at, at + cut));
         // Decoded as a stream: Node 20's one-shot decode of a Buffer reads windows-1252 as ISO-8859-1 (0x80 as U+0080, not €).
+        // Bytes that are valid UTF-8 are read as UTF-8, whatever is declared.
         const whole = new TextDecoder('windows-1252');
-        expect(strings[0]).toBe(whole.decode(bytes, { stream: true }) + whole.decode());
+        const expected = isUtf8(bytes) ? bytes.toString('utf8') : whole.decode(bytes, { stream: true }) + whole.decode();
+        expect(strings[0]).toBe(expected);
       }),
     );
   });

@@ -4,16 +4,13 @@ import { PLAIN_NO_SPACE_OR_EQ, StringRuns, UNCHECKED } from './string-runs.ts';
 import { PieceBuilder } from './text-piece.ts';
 
 /**
- * A streaming JSON tokenizer over the bytes of an answer: the one read of each answer, handing its tokens
- * to a TokenSink (answer-scan.ts fans them out to every reader). Keys whole, scalars as their bytes,
- * strings in pieces. A string's runs of bytes are found and checked in one pass (string-runs.ts) and handed
- * on as one piece per network chunk (text-piece.ts: ASCII left as its bytes until a reader asks for its
- * text, then read as Latin-1, without a UTF-8 decode; anything else through a StringDecoder); no object
- * is made per token. Memory: the open levels (MAX_DEPTH),
- * a key being read, an escape or number cut by a chunk's end; nothing else is kept. It accepts what the browser's `JSON.parse` of the decoded body accepts (a leading byte
- * order mark too, as the browser's decoder drops it; bytes that are not UTF-8 read as U+FFFD, as it reads
- * them) and refuses the rest, with one limit of its own: nesting deeper than MAX_DEPTH, since each open
- * level is held while the record is read.
+ * A streaming JSON tokenizer over an answer's bytes, the one read of it, handing its tokens to a TokenSink
+ * (answer-scan.ts fans them out). Keys whole, scalars as their bytes, strings in pieces: runs found and checked
+ * in one pass (string-runs.ts), one piece per network chunk (text-piece.ts: ASCII kept as bytes, read as Latin-1
+ * when asked; anything else decoded); no object per token. Memory: the open levels (MAX_DEPTH), a key, an escape
+ * or number cut by a chunk's end, a string in a declared charset until decided (answer-charset.ts). It accepts
+ * what the browser's `JSON.parse` of the decoded body accepts (a leading byte order mark too; bytes not UTF-8
+ * read as U+FFFD) and refuses the rest, with one limit of its own: nesting deeper than MAX_DEPTH.
  */
 
 export class JsonSyntaxError extends Error {
@@ -45,7 +42,7 @@ interface OpenString {
   pieces: string[];
   /** Made at the string's first byte over 0x7f: UTF-8's, or the declared charset's (answer-charset.ts). */
   decoder?: TextDecoding;
-  /** The decoder may hold the first bytes of a character not yet complete. */
+  /** The decoder may hold the first bytes of a character not yet complete, or the string's text (answer-charset.ts). */
   pending: boolean;
   /** The piece being read has had an escape or a UTF-8 decode: it is not the bytes as they are. */
   decoded: boolean;
@@ -237,11 +234,10 @@ export class JsonTokenizer {
     const s = this.str!;
     // ASCII with no character pending in the decoder: Latin-1 reads the same text, without a UTF-8 decode.
     if (ascii && !s.pending) return void this.piece.addRun(buf, from, to, known === PLAIN_NO_SPACE_OR_EQ);
-    const run = buf.subarray(from, to);
     s.decoded = true;
     s.decoder ??= textDecoding(this.charset);
-    s.pending = !ascii && buf[to - 1]! >= 0x80;
-    this.piece.addText(s.decoder.write(run));
+    this.piece.addText(s.decoder.write(buf.subarray(from, to)));
+    s.pending = (!ascii && buf[to - 1]! >= 0x80) || s.decoder.holding === true;
   }
 
   /** What the decoder holds of a character cut short by an escape or the closing quote (U+FFFD, as the browser reads it). */
@@ -260,8 +256,7 @@ export class JsonTokenizer {
     if (letter !== 0x75) {
       const char = ESCAPES[letter];
       if (char === undefined) throw new JsonSyntaxError('an unknown escape in a string');
-      this.str!.decoded = true;
-      return this.flush() + char;
+      return this.escaped(char);
     }
     if (at + 6 > buf.length) return undefined;
     let code = 0;
@@ -270,8 +265,14 @@ export class JsonTokenizer {
       if (digit < 0) throw new JsonSyntaxError('a \\u escape without four hex digits');
       code = code * 16 + digit;
     }
+    return this.escaped(String.fromCharCode(code));
+  }
+
+  /** An escape's text after what the decoder holds, or among it while the string's charset is not decided (answer-charset.ts). */
+  private escaped(char: string): string {
+    const decoder = this.str!.decoder;
     this.str!.decoded = true;
-    return this.flush() + String.fromCharCode(code);
+    return decoder?.holding && decoder.text ? decoder.text(char) : this.flush() + char;
   }
 
   /** Hands on what was read of the string; returns `next`. */
