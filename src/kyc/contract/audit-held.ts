@@ -16,13 +16,15 @@ const count = z.int().check(z.minimum(0));
 export const auditHeldSchema = z.object({
   /** The identity attributes (`data.identities`' members), pictures among them. */
   identities: count,
-  /** The attributes of type `base64`: how many, and the first MAX_HELD_NAMES names. */
+  /** The pictures (type `base64`, or another type whose value sniffs as one, as the page shows them): how many, and the first MAX_HELD_NAMES names. */
   pictures: count,
   pictureNames: z.array(z.string()),
   /** The certificates (`data.certs`' members). */
   certificates: count,
   /** The record said it was archived (`isArchived: true`): its identity data removed by the service. */
   archived: z.optional(z.literal(true)),
+  /** `data.identities` was sent as text (JSON text the page may read): its attributes were not counted. */
+  identitiesAsText: z.optional(z.literal(true)),
 });
 export type AuditHeld = z.infer<typeof auditHeldSchema>;
 
@@ -44,10 +46,12 @@ const counted = (n: number, one: string, many: string) => `${n.toLocaleString('e
 
 /**
  * "held: 5 identity attributes, 2 pictures (passport, selfie), 1 certificate"; "archived: no identity
- * data, 2 certificates"; pictures named only as far as the line names them ("3 pictures (passport, …)").
+ * data, 2 certificates"; pictures named only as far as the line names them ("3 pictures (passport, …)");
+ * identities sent as text: "held: identity data sent as text, not counted, no certificates", never "no identity data".
  */
 export function heldWords(held: AuditHeld): string {
   const certificates = held.certificates === 0 ? 'no certificates' : counted(held.certificates, 'certificate', 'certificates');
+  if (held.identitiesAsText) return `${held.archived ? 'archived' : 'held'}: identity data sent as text, not counted, ${certificates}`;
   if (held.identities === 0) return `${held.archived ? 'archived' : 'held'}: no identity data, ${certificates}`;
   const more = held.pictures > held.pictureNames.length ? ', …' : '';
   const names = held.pictureNames.length > 0 ? ` (${held.pictureNames.join(', ')}${more})` : '';

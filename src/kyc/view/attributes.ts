@@ -1,6 +1,5 @@
-import { sniffImageType } from '../contract/picture-type.ts';
+import { isPictureText } from '../contract/picture-text.ts';
 import type { IdentityAttribute } from '../contract/schema.ts';
-import { base64Head, cleanBase64 } from './image.ts';
 import { humanise } from './labels.ts';
 
 /** Identity attribute names with a dedicated place on the candidate page. */
@@ -48,21 +47,13 @@ export function sortAttributes(identities: Record<string, IdentityAttribute>): S
   return { pictures, others };
 }
 
-/** Shorter than this, a value of another type is text (a name, a number), not looked at as base64. */
-const MIN_PICTURE_LETTERS = 64;
-
 /**
  * A value sent under another type than `base64` (`{type: "file", value: "/9j/4AAQ…"}`) whose bytes are
- * a picture or document the viewer knows (picture-type.ts sniffs its first 64 bytes only): shown with the
- * pictures, its type named as sent, never as base64 text. Markup and unknown bytes stay text.
+ * a picture or document the viewer knows (picture-text.ts): shown with the pictures, its type named as
+ * sent, never as base64 text. Markup and unknown bytes stay text.
  */
 export function isPictureOfOtherType(attribute: IdentityAttribute): boolean {
-  if (attribute.type === 'base64' || attribute.type === 'string' || typeof attribute.value !== 'string') return false;
-  if (attribute.value.length < MIN_PICTURE_LETTERS) return false;
-  const head = base64Head(cleanBase64(attribute.value.slice(0, 256)));
-  if (!head) return false;
-  const { label } = sniffImageType(head);
-  return label !== 'unknown' && label !== 'HTML' && label !== 'XML' && label !== 'SVG';
+  return typeof attribute.value === 'string' && isPictureText(attribute.type, attribute.value);
 }
 
 /** Identity documents with a portrait, in the order a reviewer would hold them against the selfie. */

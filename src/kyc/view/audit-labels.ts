@@ -61,7 +61,7 @@ export const LEVEL_LABELS: Record<AuditLevel, string> = {
 
 /** What each level means, in plain words for a compliance lead: what the person who looked the candidate up could see. */
 export const LEVEL_MEANINGS: Record<AuditLevel, string> = {
-  full: "read with the full key: the record as the KYC service answered it to that key, with the identity data and document pictures the key's scope and the record held (a key without pictures, or an archived record, has none). What the answer held is listed when it ended whole (identity attributes, pictures by name, certificates); an answer cut short held what had been sent, which is not known; of a line from before this was recorded, what it held was not recorded.",
+  full: "read with the full key: the record as the KYC service answered it to that key, with the identity data and document pictures the key's scope and the record held (a key without pictures, or an archived record, has none). What the answer held is listed when it ended whole (identity attributes, pictures by name as the page shows them, certificates; identity data sent as text is said to be, not counted); an answer cut short held what had been sent, which is not known; of a line from before this was recorded, what it held was not recorded.",
   status: "the status, its dates and the candidate's ids only, read with the status-only key: no identity data, no pictures.",
   stripped:
     'read with the full key, then cut down by this server to the status, the ids and the fields support staff may see: no identity data or pictures left the server.',
