@@ -51,6 +51,21 @@ describe('an answer in a declared charset', () => {
     expect(envelope.data.identities).toEqual({ family_name: { type: 'string', value: 'Silvão' } });
   });
 
+  it('is labelled in the charset it declared on a compliance user’s plain answer, its bytes passed on as sent', async () => {
+    const app = await serviceAnswering('application/json; charset=ISO-8859-1', latin1);
+    const res = await getBytes(app.port, '/api/candidates/refId/r', { ...as('ana'), accept: 'application/json' });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=ISO-8859-1');
+    expect(res.body.equals(latin1)).toBe(true);
+  });
+
+  it('is labelled UTF-8 on a plain answer when it declared no charset', async () => {
+    const utf8 = Buffer.from(latin1.toString('latin1'), 'utf8');
+    const app = await serviceAnswering('application/json', utf8);
+    const res = await getBytes(app.port, '/api/candidates/refId/r', { ...as('ana'), accept: 'application/json' });
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+  });
+
   it('is read in windows-1252 when it declares it, in a support user’s status level', async () => {
     const body = Buffer.concat([latin1.subarray(0, -2), Buffer.from(',"note":"\x80"}}', 'latin1')]);
     const app = await serviceAnswering('application/json;charset="windows-1252"', body);

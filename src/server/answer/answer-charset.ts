@@ -33,7 +33,7 @@ const NOT_READ = new Set(['utf-8', 'utf-16le', 'utf-16be', 'replacement', 'shift
 
 /** The charset a Content-Type declares, by TextDecoder's name of it, when the answer is read in it; undefined: read as UTF-8. */
 export function declaredCharset(contentType: string | undefined): string | undefined {
-  const label = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1];
+  const label = charsetLabel(contentType);
   if (!label) return undefined;
   let encoding: string;
   try {
@@ -42,6 +42,12 @@ export function declaredCharset(contentType: string | undefined): string | undef
     return undefined;
   }
   return NOT_READ.has(encoding) ? undefined : encoding;
+}
+
+/** The charset label a Content-Type declares, as sent (`ISO-8859-1`), when it is a header token; else undefined. */
+export function charsetLabel(contentType: string | undefined): string | undefined {
+  const label = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1];
+  return label && /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(label) ? label : undefined;
 }
 
 /** A decoder of a string's bytes in `charset` (TextDecoder's name), UTF-8 when none is given. */

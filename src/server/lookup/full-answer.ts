@@ -1,6 +1,7 @@
 import type http from 'node:http';
 import { Transform } from 'node:stream';
 import { type AnswerGuard, AnswerGuardError, firstOutput, type StatedError } from '../answer/answer-guard.ts';
+import { charsetLabel } from '../answer/answer-charset.ts';
 import type { AuditHeld } from '../../kyc/contract/audit-held.ts';
 import type { AnswerCut } from '../audit/audit.ts';
 import { ApiFailure, brokenOff, otherCandidate } from '../http/api-failure.ts';
@@ -10,12 +11,11 @@ import { countBytes, NO_RECORD, repeatedMember } from '../http/http-reply.ts';
 import { notARecord } from '../answer/not-a-record.ts';
 import { requestLog } from '../log/log.ts';
 import { type Audit, refuse } from '../audit/audit-trail.ts';
-import { newBoundary, splitRecord } from '../answer/multipart-answer.ts';
+import { newBoundary, type Split, splitRecord } from '../answer/multipart-answer.ts';
 import { LookupPreviews, PartsWriter, type PreviewMaking } from '../answer/parts-writer.ts';
 import { StatusPart } from '../answer/status-part.ts';
 import { PARTS_BUSY, type PartsBudget, type PartsHolding } from '../answer/parts-budget.ts';
 import { KEY_IN_ANSWER, TOO_DEEP, type UpstreamBody } from '../answer/upstream-body.ts';
-import type { Split } from '../answer/multipart-answer.ts';
 import { errorBodyValue } from '../upstream/error-body.ts';
 import { type AnswerEnd, refuseAfterLine, watchAnswerEnd } from './answer-end.ts';
 import { noteListedRecordId } from './listed-record-id.ts';
@@ -264,15 +264,15 @@ const NOT_JSON: Record<'not_json' | 'incomplete' | 'too_deep', string> = {
   too_deep: TOO_DEEP.message,
 };
 
-/** Sends the checked body on, streamed, never buffered: a full record weighs megabytes. */
+/** Sends the checked body on, streamed, never buffered (megabytes), its bytes as sent: in the charset the service declared, else UTF-8. */
 function streamBody(res: http.ServerResponse, upstreamRes: UpstreamBody, guard: AnswerGuard, closing: () => Promise<void>): void {
-  const outgoing: http.OutgoingHttpHeaders = { 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8' };
+  const type = `application/json; charset=${charsetLabel(upstreamRes.headers['content-type']) ?? 'utf-8'}`;
+  const outgoing: http.OutgoingHttpHeaders = { 'cache-control': 'no-store', 'content-type': type };
   for (const name of FORWARDED_RESPONSE_HEADERS) {
     if (upstreamRes.headers[name] !== undefined) outgoing[name] = upstreamRes.headers[name];
   }
   res.writeHead(200, outgoing);
-  // Once the status line is sent, a failure can only be signalled by cutting the connection (the
-  // guard's error does), so the browser sees an incomplete body rather than a truncated one that looks whole.
+  // Once the status line is sent, a failure can only cut the connection (the guard's error): an incomplete body, never one that looks whole.
   guard.on('data', (chunk: Buffer) => countBytes(res, chunk.length));
   guard.pipe(lastAfter(closing)).pipe(res);
 }
