@@ -92,11 +92,17 @@ describe('a record in a second envelope: said as that, alike at every level', ()
     ['{"data":{"data":RECORD}}', 'data.data'],
   ])('%s', async (body, at) => {
     answer(body.replace('RECORD', DATA));
-    // The status level's words (a support user's, a batch row's) and the page's reading of the full answer.
+    // The status level's words (a support user's, a batch row's), the full answer's (refused by this server,
+    // the wrapped record being the candidate asked for), and the page's reading of such a record.
     const support = outcome(await levels['status level']());
     expect(support).toContain(`${SECOND_ENVELOPE} (at ${at})`);
-    const full = await levels.full();
-    const parsed = candidateEnvelopeSchema.safeParse(JSON.parse(full.body));
+    const full = await app.get(`/api/candidates/refId/${RECORD.refId}`, { accept: 'application/json' });
+    expect(full.status).toBe(502);
+    expect(JSON.parse(full.body).error).toMatchObject({
+      code: 'not_a_record',
+      message: expect.stringContaining(`${SECOND_ENVELOPE} (at ${at})`),
+    });
+    const parsed = candidateEnvelopeSchema.safeParse(JSON.parse(body.replace('RECORD', DATA)));
     expect(parsed.error?.issues.map((issue) => [issue.message, issue.path.join('.')])).toEqual([[SECOND_ENVELOPE, at]]);
   });
 });

@@ -13,6 +13,7 @@ import { mapFromText, readUntypedAttribute } from './identity-forms.ts';
 import { shareNumberTexts, stringifyKeepingNumbers } from './number-text.ts';
 import { attachStructuredFields, markSentAsObject, scalarField, type StructuredField, structuredField } from './other-forms.ts';
 import { readStatus } from './status.ts';
+import { isRecordText, SECOND_ENVELOPE, secondEnvelopeOf, showsRecord, WRAPPED_FIELDS, type Wrapper } from './second-envelope.ts';
 import { isPlainObject, kindOf } from './value-kind.ts';
 import { z } from './zod.ts';
 
@@ -235,23 +236,23 @@ function structuredAttribute(name: string, value: unknown): StructuredField | un
   return kept && type !== undefined ? { ...kept, type } : kept;
 }
 
-const isId = (value: unknown): boolean => typeof value === 'string' && value !== '';
+const isId = isRecordText;
 
-export const SECOND_ENVELOPE = 'The record came wrapped in a second envelope: the service put it one level down, where it is not read.';
+export { SECOND_ENVELOPE };
 
 /**
  * `{"data":{"status":"success","data":{record}}}`, `{"data":{"record":{…}}}`, `{"data":{"data":{…}}}`: the
- * record one level down, said as that, not as a record with no id or no status. Refused, not unwrapped:
- * the server's answer guard (the asked id), its parts reader (the pictures) and its status level read the
- * record at `data`, and a page that read it one level down would show what none of them checked. A
- * record with an id of its own is that record, whatever its `data` or `record` field holds.
+ * record one level down, said as that, not as a record with no id or no status (second-envelope.ts, the
+ * rule the server's answer guard reads the answer by too). Refused, not unwrapped: the server's answer
+ * guard (the asked id), its parts reader (the pictures) and its status level read the record at `data`,
+ * and a page that read it one level down would show what none of them checked.
  */
-function secondEnvelopeAt(input: Record<string, unknown>): 'data' | 'record' | undefined {
-  if (isId(input.refId) || isId(input.recordId)) return undefined;
-  const holdsRecord = (inner: unknown) =>
-    isPlainObject(inner) && ((typeof inner.status === 'string' && inner.status !== '') || isId(inner.refId) || isId(inner.recordId));
-  if (Object.hasOwn(input, 'data') && holdsRecord(input.data)) return 'data';
-  return Object.hasOwn(input, 'record') && holdsRecord(input.record) ? 'record' : undefined;
+function secondEnvelopeAt(input: Record<string, unknown>): Wrapper | undefined {
+  const holds = (wrapper: Wrapper) => {
+    const inner = Object.hasOwn(input, wrapper) ? input[wrapper] : undefined;
+    return isPlainObject(inner) && WRAPPED_FIELDS.some((field) => Object.hasOwn(inner, field) && showsRecord(field, inner[field]));
+  };
+  return secondEnvelopeOf(isId(input.refId) || isId(input.recordId), holds);
 }
 
 /** An own property, whatever its name (`__proto__` included): never the object's prototype. */

@@ -19,6 +19,7 @@ import { turns } from './turns.ts';
 export type GuardProblem =
   | 'key_reflected'
   | 'other_candidate'
+  | 'second_envelope'
   | 'not_an_envelope'
   | 'no_record'
   | 'repeated_member'
@@ -30,6 +31,7 @@ export type GuardProblem =
 const PROBLEMS: Record<GuardProblem, string> = {
   key_reflected: "the answer contains this server's API key",
   other_candidate: "the answer's record is another candidate's",
+  second_envelope: "the answer's record came wrapped in a second envelope",
   not_an_envelope: 'the answer does not start as a candidate envelope',
   no_record: 'the answer holds no record (data is null)',
   repeated_member: "the answer gives its envelope's status or data twice",
@@ -55,7 +57,7 @@ export class AnswerGuardError extends Error {
     readonly member?: string,
     /** For `other_candidate`: the id the record gave, or the kind of a value that is no id. */
     readonly answered?: string | NotAnId,
-    /** For `not_an_envelope`: what the body is instead (not-a-record.ts). */
+    /** For `not_an_envelope`: what the body is instead; for `second_envelope`, where the record was wrapped (not-a-record.ts). */
     readonly notARecord?: NotARecordCause,
   ) {
     super(PROBLEMS[problem]);
@@ -94,6 +96,8 @@ function statedCollector(max: number) {
 function problemSeen(scan: AnswerScan, keyWatch: KeyWatch, envelope: EnvelopeWatch, ids?: AskedIdWatch): AnswerGuardError | undefined {
   if (keyWatch.found) return new AnswerGuardError('key_reflected');
   if (ids?.other !== undefined) return new AnswerGuardError('other_candidate', undefined, undefined, ids.other);
+  if (ids?.wrapped)
+    return new AnswerGuardError('second_envelope', undefined, undefined, undefined, { cause: 'second_envelope', at: ids.wrapped });
   const repeated = envelope.keys.repeated;
   if (repeated) return new AnswerGuardError('repeated_member', undefined, repeated);
   if (!scan.failure) return undefined;
@@ -143,7 +147,7 @@ export type AnswerGuard = Transform & { scan: AnswerScan; keyWatch: KeyWatch; as
 export const ASKED_ID_HOLD_BYTES = 64 * 1024;
 
 /** Found wrong wherever it is found: the answer is refused at once (or, once begun, cut), never read on. */
-const FATAL: ReadonlySet<GuardProblem> = new Set(['key_reflected', 'repeated_member', 'other_candidate']);
+const FATAL: ReadonlySet<GuardProblem> = new Set(['key_reflected', 'repeated_member', 'other_candidate', 'second_envelope']);
 
 /**
  * A transform for a successful answer's body: passes nothing on until the body is seen to start as a

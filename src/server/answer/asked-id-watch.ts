@@ -1,4 +1,5 @@
-import { answeredOther, type LookupKind, type NotAnId } from '../../kyc/contract/lookup.ts';
+import { answeredOther, LOOKUP_KINDS, type LookupKind, type NotAnId } from '../../kyc/contract/lookup.ts';
+import { isRecordText, isWrapper, secondEnvelopeOf, WRAPPED_FIELDS, type Wrapper } from '../../kyc/contract/second-envelope.ts';
 import { type JsonPath, QuietReader } from './answer-scan.ts';
 import type { ScalarKind } from './json-bytes.ts';
 import { BoundedText, type TextPiece } from './text-piece.ts';
@@ -15,17 +16,39 @@ export interface AskedCandidate {
  */
 const MAX_ID_TEXT = 4096;
 
+/** A text being read: the record's own field (`data.<field>`), or a wrapped object's (`data.<wrapper>.<field>`). */
+interface Reading {
+  text: BoundedText;
+  field: string;
+  wrapper?: Wrapper;
+}
+
+const isIdKind = (field: string | undefined): boolean => (LOOKUP_KINDS as readonly (string | undefined)[]).includes(field);
+
 /**
  * Reads the record's id of the kind asked (`data.refId` or `data.recordId`) from the answer's one scan
  * and says whether it is another candidate's (answeredOther): `settled` once that id was read, or `data`
  * closed without it (a record without the id says nothing). Every value the id is given is read, not only
  * the first: a body that names it twice is parsed by the browser with the last one.
+ *
+ * A record with no id of its own (neither kind) whose `data.data` or `data.record` shows a record (its
+ * status or an id: second-envelope.ts, the page's rule) is a record wrapped in a second envelope, told
+ * once `data` closes: another candidate's when its id of the kind asked is another's (`other`), else
+ * `wrapped` (refused as not a record, as the page and the status level say it). Until then the answer is
+ * held, as one whose id is not yet read is.
  */
 export class AskedIdWatch extends QuietReader {
   /** The id read that is another candidate's (the first such one), cut to MAX_ID_TEXT; or one that is no id (NotAnId). */
   other: string | NotAnId | undefined;
   settled = false;
-  private reading: BoundedText | undefined;
+  /** Where the record came wrapped in a second envelope, its wrapped id not another's (or none): told as `data` closes. */
+  wrapped: Wrapper | undefined;
+  private reading: Reading | undefined;
+  /** The record gave a refId or a recordId of its own (text, not empty): it is that record, whatever it wraps. */
+  private ownId = false;
+  /** The wrapped objects seen to show a record, and the first wrapped id of the kind asked that is another's. */
+  private readonly wrappedHolds = new Set<Wrapper>();
+  private wrappedOther: string | NotAnId | undefined;
 
   constructor(
     private readonly path: JsonPath,
@@ -36,7 +59,10 @@ export class AskedIdWatch extends QuietReader {
 
   override startString(): void {
     // A key's string starts at its object's last key too: text() drops it (inKey) before it ends.
-    if (this.path.at(['data', this.asked.kind])) this.reading = new BoundedText(MAX_ID_TEXT + 1);
+    const { keys } = this.path;
+    if (this.path.at(['data', '*']) && isIdKind(keys[1])) this.reading = { text: new BoundedText(MAX_ID_TEXT + 1), field: keys[1]! };
+    else if (this.path.at(['data', '*', '*']) && isWrapper(keys[1]) && WRAPPED_FIELDS.includes(keys[2]!))
+      this.reading = { text: new BoundedText(MAX_ID_TEXT + 1), field: keys[2]!, wrapper: keys[1] };
   }
 
   override text(piece: TextPiece, inKey: boolean): void {
@@ -46,21 +72,31 @@ export class AskedIdWatch extends QuietReader {
       this.reading = undefined;
       return;
     }
-    reading.add(piece);
+    reading.text.add(piece);
   }
 
   override endString(): void {
     const reading = this.reading;
     this.reading = undefined;
     if (!reading) return;
-    this.compare(reading.text());
+    const text = reading.text.text();
+    if (reading.wrapper) {
+      if (isRecordText(text)) this.wrappedHolds.add(reading.wrapper);
+      if (reading.field === this.asked.kind) this.wrappedOther ??= this.otherOf(text);
+      return;
+    }
+    if (isRecordText(text)) this.ownId = true;
+    if (reading.field === this.asked.kind) this.compare(text);
+  }
+
+  private otherOf(value: string): string | NotAnId | undefined {
+    // Past any id's length: no candidate asked for, whatever its start says.
+    return value.length > MAX_ID_TEXT ? value.slice(0, MAX_ID_TEXT) : answeredOther(value, this.asked.id);
   }
 
   /** Text, or a number's JSON text as sent (`12345`, not as JavaScript would write it back). */
   private compare(value: string): void {
-    // Past any id's length: no candidate asked for, whatever its start says.
-    const other = value.length > MAX_ID_TEXT ? value.slice(0, MAX_ID_TEXT) : answeredOther(value, this.asked.id);
-    this.other ??= other;
+    this.other ??= this.otherOf(value);
     this.settled = true;
   }
 
@@ -81,6 +117,9 @@ export class AskedIdWatch extends QuietReader {
 
   override close(): void {
     // The scan pops its path before its readers see the close: at `data` means `data` itself closed.
-    if (this.path.at(['data'])) this.settled = true;
+    if (!this.path.at(['data'])) return;
+    if (!this.ownId && this.wrappedOther !== undefined) this.other ??= this.wrappedOther;
+    else if (this.other === undefined) this.wrapped = secondEnvelopeOf(this.ownId, (wrapper) => this.wrappedHolds.has(wrapper));
+    this.settled = true;
   }
 }

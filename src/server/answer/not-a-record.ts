@@ -1,3 +1,4 @@
+import { SECOND_ENVELOPE, type Wrapper } from '../../kyc/contract/second-envelope.ts';
 import { isSuccessWord } from '../../kyc/contract/success-status.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { envelopeStart } from './envelope-start.ts';
@@ -14,6 +15,7 @@ export type NotARecordCause =
   | { cause: 'list' }
   | { cause: 'text' }
   | { cause: 'status'; status: string | undefined }
+  | { cause: 'second_envelope'; at: Wrapper }
   | { cause: 'unknown' };
 
 const TELL = 'If it keeps happening, tell whoever runs Candidate Lookup.';
@@ -45,6 +47,13 @@ function wordsOf(why: NotARecordCause): string {
       const said = why.status !== undefined && QUOTABLE_STATUS.test(why.status) ? ` "${why.status}"` : ' another';
       return `The KYC service's answer gives the status${said}, not "success", so its data was not read as a record. ${TELL}`;
     }
+    case 'second_envelope':
+      // The status level's words for it (status-level.ts, shapeFailure), at full level: the answer was not sent.
+      return (
+        "The KYC service's answer does not have the expected shape, so it was not sent. " +
+        `What was wrong: ${SECOND_ENVELOPE} (at data.${why.at}) ` +
+        "Asking again gets the same answer until the service's record changes: tell whoever runs Candidate Lookup."
+      );
     default:
       return (
         "The KYC service's answer is not a readable candidate record. It may be encrypted (KYC Connect can encrypt responses for some clients), " +

@@ -1,5 +1,6 @@
 import { LOOKUP_KINDS } from '../../kyc/contract/lookup.ts';
 import { keptAtStatusLevel } from '../../kyc/contract/schema.ts';
+import { WRAPPERS as CONTRACT_WRAPPERS, WRAPPED_FIELDS } from '../../kyc/contract/second-envelope.ts';
 import { setMember } from './answer-value.ts';
 import { ENVELOPE_ERROR_MEMBERS } from './envelope-members.ts';
 
@@ -49,10 +50,10 @@ export const containerForm = (value: unknown): unknown => (Array.isArray(value) 
 /**
  * `data.data` or `data.record` holding an object: a record perhaps wrapped in a second envelope, kept by
  * what says it holds one (its status and ids, nothing else), so that the status level says it as the
- * page does (record-reading.ts), not as a record with no status.
+ * page does (record-reading.ts, by the rule of second-envelope.ts), not as a record with no status.
  */
-export const WRAPPERS: readonly string[] = ['data', 'record'];
-export const WRAPPED_FIELDS: readonly string[] = ['status', 'refId', 'recordId'];
+export const WRAPPERS: readonly string[] = CONTRACT_WRAPPERS;
+export { WRAPPED_FIELDS };
 
 function wrappedOf(value: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};

@@ -247,7 +247,8 @@ function guardFailure(error: Error, { stated, asked }: Pick<FullAnswer, 'stated'
   // The service's error envelope with a success status: the error it states, not an unreadable record.
   if (error.problem === 'error_envelope') return statedFailure(error.stated, stated);
   // Not a candidate envelope from its first bytes: not a readable record, said as what it is (not-a-record.ts).
-  if (error.problem === 'not_an_envelope') return notARecord(error.notARecord ?? { cause: 'unknown' });
+  if (error.problem === 'not_an_envelope' || error.problem === 'second_envelope')
+    return notARecord(error.notARecord ?? { cause: 'unknown' });
   if (error.problem === 'no_record') return NO_RECORD;
   return new ApiFailure('upstream_error', NOT_JSON[error.problem]);
 }
