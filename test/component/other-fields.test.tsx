@@ -76,6 +76,26 @@ describe('other fields in this response', { timeout: 60_000 }, () => {
     expect(within(section).getByRole('button', { name: /^homeAddress: hidden by the privacy mask/ })).toBeInTheDocument();
   });
 
+  for (const [name, nested] of [
+    ['record', { status: 'rejected', refId: 'OTHER-7', identities: { given_name: 'Olga', family_name: 'Otherperson', dob: '1980-02-02' } }],
+    ['data', { status: 'approved', recordId: 'rec-other', identities: { family_name: 'Otherperson', dob: '1980-02-02' } }],
+    ['linked', { refId: 'OTHER-7', note: 'Otherperson 1980-02-02' }],
+  ] as const) {
+    it(`attack: a nested ${name} holding another candidate's record beside this one's own fields is named as left out, never shown`, async () => {
+      show({ ...BASE, [name]: nested, kycLevel: 'tier2' });
+      const section = await card();
+      for (const personal of ['Otherperson', 'Olga', '1980-02-02', 'OTHER-7', 'rec-other'])
+        expect(document.body).not.toHaveTextContent(personal);
+      expect(shownValue(section, name)).toHaveTextContent(`a nested record of another candidate was left out (at data.${name})`);
+      expect(shownValue(section, 'kycLevel')).toHaveTextContent('tier2');
+    });
+  }
+
+  it('a nested object giving the record’s own ids is shown as sent', async () => {
+    show({ ...BASE, record: { refId: 'REF-1 ', recordId: 'rec-1', kind: 'own' } });
+    expect(shownValue(await card(), 'record')).toHaveTextContent('{"refId":"REF-1 ","recordId":"rec-1","kind":"own"}');
+  });
+
   it('none on a record without other fields', async () => {
     show({ ...BASE, blockPassID: 'BP-1' });
     await screen.findByRole('heading', { level: 1 });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { candidateRecordSchema, unreadFieldsOf } from '../../src/kyc/contract/schema.ts';
-import { MAX_OTHER_FIELDS, otherFieldsOf } from '../../src/kyc/view/other-fields.ts';
+import { leftOutWords, MAX_OTHER_FIELDS, otherFieldsOf } from '../../src/kyc/view/other-fields.ts';
 import { readBySection } from '../support/read-by-sections.ts';
 
 const base = { status: 'inreview', refId: 'ref-1', recordId: 'rec-1', isArchived: false, inreviewDate: '2026-01-02T10:00:00.000Z' };
@@ -42,6 +42,7 @@ describe('other fields in this response (other-fields.ts)', () => {
           const field = listed.get(key);
           expect(field, key).toBeDefined();
           const value = (record as Record<string, unknown>)[key];
+          if (field!.otherCandidate) continue; // an object naming another candidate: its own property below
           if (typeof value === 'string') expect(field!.text).toBe(value);
           else expect(JSON.parse(field!.json!.json)).toEqual(value);
         }
@@ -49,6 +50,36 @@ describe('other fields in this response (other-fields.ts)', () => {
         for (const name of listed.keys()) expect(Object.hasOwn(record, name)).toBe(true);
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('attack: no top-level object naming another candidate by its refId or recordId is ever shown, whatever it holds (property)', () => {
+    const id = fc.oneof(fc.constantFrom('ref-1', 'REF-1', ' ref-1 ', 'rec-1', '', '  ', null), fc.string({ maxLength: 8 }), fc.integer());
+    const nested = fc.record(
+      { refId: id, recordId: id, status: fc.string({ maxLength: 6 }), secret: fc.constant('SECRET-OF-ANOTHER') },
+      { requiredKeys: ['secret'] },
+    );
+    fc.assert(
+      fc.property(fc.constantFrom('record', 'data', 'linked', 'x'), nested, fc.boolean(), (name, inner, ownRefId) => {
+        const input = { ...base, ...(ownRefId ? {} : { refId: undefined }), [name]: inner };
+        const parsed = candidateRecordSchema.safeParse(JSON.parse(JSON.stringify(input)));
+        if (!parsed.success) return; // refused whole (a record with no id, one wrapped one level down): no page
+        const field = otherFieldsOf(parsed.data).fields.find((entry) => entry.name === name)!;
+        const own = (kind: 'refId' | 'recordId') => (kind === 'refId' && !ownRefId ? '' : base[kind]);
+        const names = (kind: 'refId' | 'recordId') => {
+          const given = (inner as Record<string, unknown>)[kind];
+          if (given === undefined || given === null) return false;
+          if (typeof given === 'number') return String(given) !== own(kind).trim().toLowerCase();
+          const text = String(given).trim();
+          return text !== '' && text.toLowerCase() !== own(kind).toLowerCase();
+        };
+        const another = names('refId') || names('recordId');
+        expect(field.otherCandidate === true, JSON.stringify(inner)).toBe(another);
+        if (another) expect(JSON.stringify(field)).not.toContain('SECRET-OF-ANOTHER');
+        else expect(field.json?.json).toContain('SECRET-OF-ANOTHER');
+        expect(leftOutWords(name)).toBe(`a nested record of another candidate was left out (at data.${name})`);
+      }),
+      { numRuns: 500 },
     );
   });
 

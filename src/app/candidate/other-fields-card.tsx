@@ -1,6 +1,6 @@
 import { notTextWords } from '../../kyc/contract/other-forms.ts';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
-import { type OtherField, otherFieldsOf } from '../../kyc/view/other-fields.ts';
+import { leftOutWords, type OtherField, otherFieldsOf } from '../../kyc/view/other-fields.ts';
 import { Masked } from '../preferences/privacy-reveal.tsx';
 import { LongText } from '../ui/long-text.tsx';
 import { ScrollRegion } from '../ui/scroll-region.tsx';
@@ -10,6 +10,7 @@ import { Section } from '../ui/section.tsx';
  * "Other fields in this response": every top-level field of the record that no section reads
  * (other-fields.ts), by its name as sent, its value as sent (text, or JSON marked "not text"), each cut as
  * long values are and with bidi controls shown (LongText). After the known sections; none when there is none.
+ * An object naming another candidate (a nested record of theirs) is named as left out, never shown.
  * Each value is hidden by the privacy mask (privacy-reveal.tsx), as contact details are: a field no section
  * reads may be personal. The names stay, so that a reviewer sharing the screen can say which to show.
  */
@@ -49,6 +50,13 @@ export function OtherFieldsCard({ record }: { record: CandidateRecord }) {
 }
 
 function OtherValue({ field }: { field: OtherField }) {
+  if (field.otherCandidate) {
+    return (
+      <span className="text-xs text-amber-800" data-testid="left-out">
+        <LongText text={leftOutWords(field.name)} />
+      </span>
+    );
+  }
   if (field.json === undefined) return <LongText text={field.text ?? ''} />;
   return (
     <>

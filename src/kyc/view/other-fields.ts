@@ -1,6 +1,8 @@
+import { answeredOther, LOOKUP_KINDS } from '../contract/lookup.ts';
 import { isContractField } from '../contract/record-reading.ts';
 import type { CandidateRecord } from '../contract/schema.ts';
 import { type StructuredField, structuredField } from '../contract/other-forms.ts';
+import { isPlainObject } from '../contract/value-kind.ts';
 
 /**
  * The record's top-level fields that no section of the page reads: `kycLevel`, `reviewer`, a
@@ -14,6 +16,11 @@ export interface OtherField {
   text?: string;
   /** A value that is not text: a number, true or false, null as its JSON; an object or a list as its bounded JSON (other-forms.ts). */
   json?: Pick<StructuredField, 'json' | 'kind' | 'rounded'>;
+  /**
+   * An object that names another candidate by its refId or recordId (a nested `record` or `data` holding
+   * their record, beside this one's own fields): left out, neither text nor json, said as that (leftOutWords).
+   */
+  otherCandidate?: true;
 }
 
 /** At most this many are listed; the rest are counted. A hostile record cannot make the card the page's size. */
@@ -30,14 +37,34 @@ export function isReadBySection(field: string): boolean {
   return isContractField(field);
 }
 
-/** Every top-level field no section reads, in the order sent. */
+/** Every top-level field no section reads, in the order sent; one naming another candidate by its content only (otherField). */
 export function otherFieldsOf(record: CandidateRecord): OtherFields {
   const names = Object.keys(record).filter((field) => !isReadBySection(field));
-  const fields = names.slice(0, MAX_OTHER_FIELDS).map((name) => otherField(name, record[name]));
+  const fields = names.slice(0, MAX_OTHER_FIELDS).map((name) => otherField(name, record[name], record));
   return { fields, more: names.length - fields.length };
 }
 
-function otherField(name: string, value: unknown): OtherField {
+/** What the card says in place of a field left out as another candidate's (`otherCandidate`). */
+export function leftOutWords(name: string): string {
+  return `a nested record of another candidate was left out (at data.${name})`;
+}
+
+/**
+ * Whether a top-level value is an object giving a refId or a recordId that is not the record's own (case
+ * and outer spaces aside, as the server compares an answer's id: answeredOther), one the record does not
+ * have included: perhaps another candidate's record, which this page, audited under this one's id, never shows.
+ */
+function namesAnotherCandidate(record: CandidateRecord, value: unknown): boolean {
+  if (!isPlainObject(value)) return false;
+  return LOOKUP_KINDS.some((kind) => {
+    if (!Object.hasOwn(value, kind)) return false;
+    const own = (record as Record<string, unknown>)[kind];
+    return answeredOther(value[kind], typeof own === 'string' ? own : '') !== undefined;
+  });
+}
+
+function otherField(name: string, value: unknown, record: CandidateRecord): OtherField {
+  if (namesAnotherCandidate(record, value)) return { name, otherCandidate: true };
   if (typeof value === 'string') return { name, text: value };
   const structured = structuredField(name, value);
   if (structured) return { name, json: { json: structured.json, kind: structured.kind, ...(structured.rounded ? { rounded: true } : {}) } };
