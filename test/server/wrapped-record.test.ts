@@ -87,6 +87,32 @@ describe('a record wrapped in a second envelope, at full level', () => {
   }
 });
 
+/** X1's own record, carrying another candidate's under `data.<wrapper>`, before or after its own id. */
+function carryingBody(wrapper: 'data' | 'record', nestedFirst: boolean): string {
+  const nested = `"${wrapper}":{"status":"rejected","identities":{"given_name":"Olga","family_name":"${NAME}"},"refId":"OTHER-7"}`;
+  const own = `"status":"approved","refId":"X1","recordId":"rx1","identities":{"given_name":{"type":"string","value":"Xena"}}`;
+  return `{"status":"success","data":{${nestedFirst ? `${nested},${own}` : `${own},${nested}`}}}`;
+}
+
+describe("a record carrying another candidate's record one level down, at full level", () => {
+  for (const [form, headers] of Object.entries(FORMS)) {
+    for (const wrapper of ['data', 'record'] as const) {
+      for (const nestedFirst of [false, true]) {
+        it(`attack: the asked record carries another candidate's under data.${wrapper} (${form}, ${nestedFirst ? 'before' : 'after'} its own id)`, async () => {
+          const { app, lookupLines } = await appAnswering(carryingBody(wrapper, nestedFirst));
+          const res = await getBytes(app.port, '/api/candidates/refId/X1', headers);
+          expect(res.status).toBe(502);
+          for (const personal of [NAME, 'Olga', 'Xena']) expect(res.body.toString()).not.toContain(personal);
+          expect(JSON.parse(res.body.toString()).error).toMatchObject({ code: 'other_candidate', answeredId: 'OTHER-7' });
+          expect(lookupLines()).toEqual([
+            expect.objectContaining({ id: 'X1', answeredId: 'OTHER-7', status: 502, code: 'other_candidate' }),
+          ]);
+        });
+      }
+    }
+  }
+});
+
 async function guarded(chunks: Buffer[], asked: string) {
   const guard = createAnswerGuard({} as never, keySearch(['wrapped-property-key']), { asked: { kind: 'refId', id: asked } });
   const out: Buffer[] = [];
@@ -134,8 +160,35 @@ describe('the answer guard never passes on a record wrapped one level down (prop
     );
   });
 
-  it('a record with an id of its own is that record, whatever its data or record field holds: passed on whole', async () => {
-    const body = Buffer.from('{"status":"success","data":{"refId":"ASKED-1","status":"approved","record":{"status":"x","refId":"B"}}}');
+  it("attack: any record of the asked candidate carrying another's under data.data or data.record, any cuts: nothing of it leaves", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('data', 'record'),
+        word,
+        fc.array(fc.tuple(word, word), { maxLength: 4 }),
+        fc.boolean(),
+        fc.array(fc.nat(), { maxLength: 20 }),
+        async (wrapper, otherId, outerFields, nestedFirst, cuts) => {
+          // The id after the identities and more than the key search holds back (key-watch.ts): held for the id alone.
+          const nested = { identities: { given_name: { type: 'string', value: 'INNER-SECRET' } }, note: 'n'.repeat(200), refId: otherId };
+          const outer = Object.fromEntries(outerFields.filter(([key]) => !['refId', 'recordId', 'data', 'record'].includes(key)));
+          const own = { refId: 'ASKED-1', status: 'approved', ...outer };
+          const data = nestedFirst ? { [wrapper]: nested, ...own } : { ...own, [wrapper]: nested };
+          const body = Buffer.from(JSON.stringify({ status: 'success', data }));
+          const { out, error } = await guarded(cutAt(body, cuts), 'ASKED-1');
+          expect(out.toString()).not.toContain('INNER-SECRET');
+          expect((error as AnswerGuardError).problem).toBe('other_candidate');
+          expect((error as AnswerGuardError).answered).toBe(otherId);
+        },
+      ),
+      { numRuns: 600 },
+    );
+  });
+
+  it('a record with an id of its own is that record, whatever else its data or record field holds: passed on whole', async () => {
+    const body = Buffer.from(
+      '{"status":"success","data":{"refId":"ASKED-1","status":"approved","record":{"status":"x","refId":" asked-1 "}}}',
+    );
     const { out, error } = await guarded([body], 'ASKED-1');
     expect(error).toBeUndefined();
     expect(out.equals(body)).toBe(true);

@@ -31,24 +31,34 @@ const isIdKind = (field: string | undefined): boolean => (LOOKUP_KINDS as readon
  * closed without it (a record without the id says nothing). Every value the id is given is read, not only
  * the first: a body that names it twice is parsed by the browser with the last one.
  *
- * A record with no id of its own (neither kind) whose `data.data` or `data.record` shows a record (its
- * status or an id: second-envelope.ts, the page's rule) is a record wrapped in a second envelope, told
- * once `data` closes: another candidate's when its id of the kind asked is another's (`other`), else
- * `wrapped` (refused as not a record, as the page and the status level say it). Until then the answer is
- * held, as one whose id is not yet read is.
+ * A `data.data` or `data.record` object whose id of the kind asked is another's holds another candidate's
+ * record: `other`, whether the record has an id of its own (then it carries theirs beside its own fields)
+ * or not (then it came wrapped). A record with no id of its own (neither kind) whose `data.data` or
+ * `data.record` shows a record otherwise (its status or an id: second-envelope.ts, the page's rule) is a
+ * record wrapped in a second envelope, told once `data` closes: `wrapped` (refused as not a record, as the
+ * page and the status level say it). Until then the answer is held, as one whose id is not yet read is;
+ * and so it is while the scan is inside such an object, whose id may be another's (`settled`).
  */
 export class AskedIdWatch extends QuietReader {
   /** The id read that is another candidate's (the first such one), cut to MAX_ID_TEXT; or one that is no id (NotAnId). */
   other: string | NotAnId | undefined;
-  settled = false;
+  /** The id of the kind asked was read, or `data` closed without it. */
+  private idRead = false;
   /** Where the record came wrapped in a second envelope, its wrapped id not another's (or none): told as `data` closes. */
   wrapped: Wrapper | undefined;
   private reading: Reading | undefined;
   /** The record gave a refId or a recordId of its own (text, not empty): it is that record, whatever it wraps. */
   private ownId = false;
-  /** The wrapped objects seen to show a record, and the first wrapped id of the kind asked that is another's. */
+  /** The wrapped objects seen to show a record. */
   private readonly wrappedHolds = new Set<Wrapper>();
-  private wrappedOther: string | NotAnId | undefined;
+
+  /** Whether what was read so far may pass: the id known, and the scan not inside a `data.data` or `data.record` object. */
+  get settled(): boolean {
+    const { kinds, keys } = this.path;
+    const inWrapper =
+      kinds.length >= 3 && kinds[0] === '{' && kinds[1] === '{' && kinds[2] === '{' && keys[0] === 'data' && isWrapper(keys[1]);
+    return this.idRead && !inWrapper;
+  }
 
   constructor(
     private readonly path: JsonPath,
@@ -82,7 +92,7 @@ export class AskedIdWatch extends QuietReader {
     const text = reading.text.text();
     if (reading.wrapper) {
       if (isRecordText(text)) this.wrappedHolds.add(reading.wrapper);
-      if (reading.field === this.asked.kind) this.wrappedOther ??= this.otherOf(text);
+      if (reading.field === this.asked.kind) this.other ??= this.otherOf(text);
       return;
     }
     if (isRecordText(text)) this.ownId = true;
@@ -97,7 +107,7 @@ export class AskedIdWatch extends QuietReader {
   /** Text, or a number's JSON text as sent (`12345`, not as JavaScript would write it back). */
   private compare(value: string): void {
     this.other ??= this.otherOf(value);
-    this.settled = true;
+    this.idRead = true;
   }
 
   override scalar(kind: ScalarKind, bytes: Buffer, from: number, to: number): void {
@@ -105,21 +115,20 @@ export class AskedIdWatch extends QuietReader {
     // null: no id, as a record without it. A number is compared by its text as sent (before: not compared at all).
     if (kind === 'number') this.compare(bytes.toString('latin1', from, Math.min(to, from + MAX_ID_TEXT + 1)));
     else if (kind !== 'null') this.other ??= { notAnId: 'true or false' };
-    this.settled = true;
+    this.idRead = true;
   }
 
   override open(bracket: '{' | '['): void {
     // An object or a list cannot be shown to be the asked candidate's id: refused as not provably theirs.
     if (!this.path.at(['data', this.asked.kind])) return;
     this.other ??= { notAnId: bracket === '{' ? 'an object' : 'a list' };
-    this.settled = true;
+    this.idRead = true;
   }
 
   override close(): void {
     // The scan pops its path before its readers see the close: at `data` means `data` itself closed.
     if (!this.path.at(['data'])) return;
-    if (!this.ownId && this.wrappedOther !== undefined) this.other ??= this.wrappedOther;
-    else if (this.other === undefined) this.wrapped = secondEnvelopeOf(this.ownId, (wrapper) => this.wrappedHolds.has(wrapper));
-    this.settled = true;
+    if (this.other === undefined) this.wrapped = secondEnvelopeOf(this.ownId, (wrapper) => this.wrappedHolds.has(wrapper));
+    this.idRead = true;
   }
 }
