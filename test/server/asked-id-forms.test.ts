@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { answeredOther } from '../../src/kyc/contract/lookup.ts';
+import { answeredOther } from '../../src/kyc/contract/answered-id.ts';
 import { AnswerScan } from '../../src/server/answer/answer-scan.ts';
 import { AskedIdWatch } from '../../src/server/answer/asked-id-watch.ts';
 import { createAccessControl } from '../../src/server/auth/access.ts';

@@ -1,4 +1,5 @@
-import { answeredOther, LOOKUP_KINDS } from '../contract/lookup.ts';
+import { answeredOther } from '../contract/answered-id.ts';
+import { LOOKUP_KINDS } from '../contract/lookup.ts';
 import { isContractField } from '../contract/record-reading.ts';
 import type { CandidateRecord } from '../contract/schema.ts';
 import { type StructuredField, structuredField } from '../contract/other-forms.ts';

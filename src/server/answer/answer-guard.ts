@@ -5,7 +5,7 @@ import { envelopeStart, MAX_ENVELOPE_PREFIX, type Opening } from './envelope-sta
 import { causeOfHead, type NotARecordCause } from './not-a-record.ts';
 import { JsonIncompleteError, JsonTooDeepError } from './json-tokens.ts';
 import { type AskedCandidate, AskedIdWatch } from './asked-id-watch.ts';
-import type { NotAnId } from '../../kyc/contract/lookup.ts';
+import type { NotAnId } from '../../kyc/contract/answered-id.ts';
 import { type KeySearch, KeyWatch } from './key-watch.ts';
 import { turns } from './turns.ts';
 

@@ -1,4 +1,5 @@
-import { answeredOther, LOOKUP_KINDS, type LookupKind, type NotAnId } from '../../kyc/contract/lookup.ts';
+import { LOOKUP_KINDS, type LookupKind } from '../../kyc/contract/lookup.ts';
+import { answeredOther, type NotAnId } from '../../kyc/contract/answered-id.ts';
 import { isRecordText, isWrapper, secondEnvelopeOf, WRAPPED_FIELDS, type Wrapper } from '../../kyc/contract/second-envelope.ts';
 import { type JsonPath, QuietReader } from './answer-scan.ts';
 import type { ScalarKind } from './json-bytes.ts';

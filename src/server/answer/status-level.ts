@@ -10,7 +10,8 @@ import {
 import { attachUnreadFields, MAX_UNREAD_FIELDS, type UnreadField, unreadFieldsOf } from '../../kyc/contract/record-reading.ts';
 import { kindOf } from '../../kyc/contract/value-kind.ts';
 import { numberTextAt, shareNumberTexts } from '../../kyc/contract/number-text.ts';
-import { answeredOther, LOOKUP_KINDS, type LookupKind, type NotAnId } from '../../kyc/contract/lookup.ts';
+import { LOOKUP_KINDS, type LookupKind } from '../../kyc/contract/lookup.ts';
+import { answeredOther, type NotAnId } from '../../kyc/contract/answered-id.ts';
 import { type ShapeIssue, shapeWords } from '../../kyc/contract/shape-words.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { NO_RECORD } from '../http/http-reply.ts';

@@ -1,4 +1,4 @@
-import type { NotAnId } from '../../kyc/contract/lookup.ts';
+import type { NotAnId } from '../../kyc/contract/answered-id.ts';
 import type { ApiErrorBody } from '../../kyc/contract/api.ts';
 import { API_ERRORS, type ApiErrorCode } from '../../kyc/contract/api-errors.ts';
 import { readsFullRecord, type Role } from '../../kyc/contract/roles.ts';
