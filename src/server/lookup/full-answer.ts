@@ -281,9 +281,8 @@ function streamBody(res: http.ServerResponse, upstreamRes: UpstreamBody, guard: 
 /**
  * The body passed on as it comes but for its last byte, which leaves only once `closing` (the closing
  * line's write) is done: a client that has the whole answer (by its Content-Length, the service's) finds
- * the line in the trail, and never leaves before the end it was waiting for. One byte, not a chunk: a body
- * that stalls or breaks off has passed on all it had but a byte (no copy: the byte and the rest go apart).
- * A guard that fails ends nothing (it cuts).
+ * the line in the trail, and never leaves before the end. One byte, not a chunk: a body that stalls or
+ * breaks off has passed on all it had but a byte (no copy). A guard that fails ends nothing (it cuts).
  */
 function lastAfter(closing: () => Promise<void>): Transform {
   let last: Buffer | undefined;
