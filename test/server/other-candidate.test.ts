@@ -1,10 +1,8 @@
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ASKED_ID_HOLD_BYTES } from '../../src/server/answer/answer-guard.ts';
-import type { AuditEntry } from '../../src/server/audit/audit.ts';
-import { createAccessControl } from '../../src/server/auth/access.ts';
 import { startFakeUpstream } from './fake-upstream.ts';
-import { memoryAuditLog } from './memory-audit.ts';
+import { answeringApp } from './answering-app.ts';
 import { getBytes } from './parts.ts';
 import { APP_HEADERS, ndjson, requestWithBody, startTestApp } from './http.ts';
 
@@ -33,25 +31,8 @@ function recordBody(refId: string, options: { idsLast?: boolean; blockPassID?: s
   return `{"status":"success","data":{${data}}}`;
 }
 
-async function appAnswering(body: string) {
-  const upstream = await startFakeUpstream();
-  upstream.behave = (_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-    res.end(body);
-  };
-  const audit = memoryAuditLog();
-  const app = await startTestApp({
-    upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' },
-    audit,
-    access: createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1/32'] }),
-    settings: { keyArchivesOnExtract: 'accept' },
-  });
-  cleanups.push(app.close, upstream.close);
-  // A lookup's own lines: not the closing line of a full answer read whole (its `held`), which says what it held.
-  const lookupLines = () =>
-    audit.lines.filter((line): line is AuditEntry => (line.kind === 'refId' || line.kind === 'recordId') && !('held' in line));
-  return { app, lookupLines };
-}
+/** The app in front of a service answering `body` (answering-app.ts), closed after the test. */
+const appAnswering = (body: string) => answeringApp(body, cleanups);
 
 const as = (role: string) => ({ 'x-user': 'ana', 'x-role': role });
 const ASKED = { plain: { ...as('compliance'), accept: 'application/json' }, parts: as('compliance'), status: as('support') } as const;

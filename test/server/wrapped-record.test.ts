@@ -4,12 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SECOND_ENVELOPE } from '../../src/kyc/contract/second-envelope.ts';
 import { AnswerGuardError, createAnswerGuard } from '../../src/server/answer/answer-guard.ts';
 import { keySearch } from '../../src/server/answer/key-watch.ts';
-import type { AuditEntry } from '../../src/server/audit/audit.ts';
-import { createAccessControl } from '../../src/server/auth/access.ts';
 import { cutAt } from '../support/cut-at.ts';
-import { startFakeUpstream } from './fake-upstream.ts';
-import { startTestApp } from './http.ts';
-import { memoryAuditLog } from './memory-audit.ts';
+import { answeringApp } from './answering-app.ts';
 import { getBytes } from './parts.ts';
 
 /**
@@ -32,24 +28,8 @@ function wrappedBody(wrapper: 'data' | 'record', refId: string | undefined): str
   return `{"status":"success","data":{"${wrapper}":${inner}}}`;
 }
 
-async function appAnswering(body: string) {
-  const upstream = await startFakeUpstream();
-  upstream.behave = (_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-    res.end(body);
-  };
-  const audit = memoryAuditLog();
-  const app = await startTestApp({
-    upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k' },
-    audit,
-    access: createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1/32'] }),
-    settings: { keyArchivesOnExtract: 'accept' },
-  });
-  cleanups.push(app.close, upstream.close);
-  const lookupLines = () =>
-    audit.lines.filter((line): line is AuditEntry => (line.kind === 'refId' || line.kind === 'recordId') && !('held' in line));
-  return { app, lookupLines };
-}
+/** The app in front of a service answering `body` (answering-app.ts), closed after the test. */
+const appAnswering = (body: string) => answeringApp(body, cleanups);
 
 const COMPLIANCE = { 'x-user': 'ana', 'x-role': 'compliance' };
 const FORMS = { plain: { ...COMPLIANCE, accept: 'application/json' }, parts: COMPLIANCE } as const;
