@@ -53,6 +53,17 @@ afterEach(() => {
   localStorage.clear();
 });
 
+/** A support user's page of `record`, the server's answer naming `unread`: its "What the service recorded" card. */
+async function recordedCard(record: ReturnType<typeof supportRecord>, unread: Array<{ field: string; expected: string; found: string }>) {
+  stubApi({
+    session: SUPPORT,
+    meta: testMeta({ supportFields: FIELDS }),
+    candidates: { [`/api/candidates/refId/${record.refId}`]: json({ status: 'success', data: record, unread }) },
+  });
+  const { unmount } = renderWithProviders(`/candidates/refId/${record.refId}`);
+  return { card: await screen.findByRole('region', { name: 'What the service recorded' }), unmount };
+}
+
 describe('What the service recorded', { timeout: 20_000 }, () => {
   it("shows a support user the support fields near the status, each field's absence said", async () => {
     show(supportRecord('rejected', { rejectionReason: REASON }));
@@ -74,21 +85,10 @@ describe('What the service recorded', { timeout: 20_000 }, () => {
 
   it('says the fields were recorded but could not be read when the service sent its custom fields as text or a list, never "Nothing recorded"', async () => {
     for (const found of ['text', 'a list']) {
-      const record = supportRecord('rejected', {});
-      stubApi({
-        session: SUPPORT,
-        meta: testMeta({ supportFields: FIELDS }),
-        candidates: {
-          // The server's answer: customFields present (fetched) and empty, the form it came in named in `unread`.
-          [`/api/candidates/refId/${record.refId}`]: json({
-            status: 'success',
-            data: record,
-            unread: [{ field: 'customFields', expected: 'an object', found }],
-          }),
-        },
-      });
-      const { unmount } = renderWithProviders(`/candidates/refId/${record.refId}`);
-      const card = await screen.findByRole('region', { name: 'What the service recorded' });
+      // The server's answer: customFields present (fetched) and empty, the form it came in named in `unread`.
+      const { card, unmount } = await recordedCard(supportRecord('rejected', {}), [
+        { field: 'customFields', expected: 'an object', found },
+      ]);
       expect(card).not.toHaveTextContent(/Nothing recorded|Not recorded/);
       expect(within(card).getByTestId('support-fields-unread')).toHaveTextContent(
         `Recorded, but could not be read here: the service sent its custom fields as ${found}, not as separate fields, so Rejection reason, Resubmit hint could not be read.`,
@@ -99,21 +99,10 @@ describe('What the service recorded', { timeout: 20_000 }, () => {
 
   it('says a support field sent as an object or a list was recorded but could not be read here, never "Not recorded"', async () => {
     for (const found of ['an object', 'a list']) {
-      const record = supportRecord('rejected', { resubmitHint: HINT });
-      stubApi({
-        session: SUPPORT,
-        meta: testMeta({ supportFields: FIELDS }),
-        candidates: {
-          // The server's answer: the field left out of customFields, its form named in `unread` (status-level.ts).
-          [`/api/candidates/refId/${record.refId}`]: json({
-            status: 'success',
-            data: record,
-            unread: [{ field: 'customFields.rejectionReason', expected: 'text, a number, true or false, or empty', found }],
-          }),
-        },
-      });
-      const { unmount } = renderWithProviders(`/candidates/refId/${record.refId}`);
-      const card = await screen.findByRole('region', { name: 'What the service recorded' });
+      // The server's answer: the field left out of customFields, its form named in `unread` (status-level.ts).
+      const { card, unmount } = await recordedCard(supportRecord('rejected', { resubmitHint: HINT }), [
+        { field: 'customFields.rejectionReason', expected: 'text, a number, true or false, or empty', found },
+      ]);
       expect(card).not.toHaveTextContent(/Nothing recorded|Not recorded/);
       expect(within(card).getByText('Resubmit hint').closest('[data-field]')).toHaveTextContent(HINT);
       expect(within(card).getByTestId('support-fields-unread-each')).toHaveTextContent(
