@@ -85,6 +85,10 @@ for (const screen of SCREENS) {
     }
 
     test('the batch results fit: stacked rows on a phone, nothing scrolling sideways, controls in reach', async ({ page }) => {
+      // Opened first, so that the queue index knows its certificates and the batch has its Certificates column
+      // (which made the table scroll sideways at 768 px, in CI, when another test had opened it).
+      await page.goto('/candidates/refId/cust_000482');
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       await page.goto('/batch');
       // An id of 250 characters (the lookup takes 256), not found: its row's message names it whole.
       const long = `missing-${'x'.repeat(242)}`;

@@ -8,13 +8,13 @@ import { useVisited, wasVisited } from '../recent/visited.ts';
 import { buttonClass } from '../ui/button.tsx';
 import { cardClass } from '../ui/card.tsx';
 import { cn } from '../ui/cn.ts';
+import { useStackToFit } from '../ui/stack-to-fit.ts';
 import { useNow } from '../ui/use-now.ts';
 import { useZoneMode } from '../ui/zone-mode.ts';
 import { SinceCell } from './applicant-cells.tsx';
 import { ApplicantRow } from './applicant-row.tsx';
 import type { PendingOpen } from './row-open.ts';
 import type { QueueFilters } from './applicants-queries.ts';
-import { useStackToFit } from './stack-to-fit.ts';
 import { useRef } from 'react';
 
 /** The "since" column's heading: the date that matches the tab, or each row's own on All. */

@@ -10,9 +10,11 @@ import { Link, useLocation } from '../navigation.tsx';
 import { rememberRowOpening, useRowReturn } from '../recent/row-return.ts';
 import { useVisited, wasVisited } from '../recent/visited.ts';
 import { type BatchRowHandOver, candidatePath } from '../routes.ts';
-import { Card } from '../ui/card.tsx';
+import { cardClass } from '../ui/card.tsx';
+import { cn } from '../ui/cn.ts';
 import { OpenedMark } from '../ui/opened-mark.tsx';
 import { StatusBadge } from '../ui/status-badge.tsx';
+import { useStackToFit } from '../ui/stack-to-fit.ts';
 import { TimeStamp } from '../ui/time-stamp.tsx';
 import { batchLineKey } from './batch-place.ts';
 import { AttentionFirst, TriageCell } from './batch-triage.tsx';
@@ -56,11 +58,14 @@ export function BatchTable({
   useRowReturn(pathname + search, shown, table, batchLineKey);
   const visited = useVisited();
   const name = useEnvironment().info?.name;
+  // Stacked where it does not fit its card (the Certificates column at a tablet's 768 px), as the queue's is.
+  const card = useRef<HTMLDivElement>(null);
+  const stacked = useStackToFit(card, shown);
   return (
     <>
       {triage && <AttentionFirst lines={lines} on={attentionFirst} onChange={onAttentionFirst} />}
-      <Card padding="none" className="overflow-x-auto">
-        <table ref={table} data-stack className="w-full text-left text-sm">
+      <div ref={card} className={cn(cardClass({ padding: 'none' }), 'overflow-x-auto')}>
+        <table ref={table} data-stack data-stacked={stacked || undefined} className="w-full text-left text-sm">
           <caption className="sr-only">Batch results, in the order of the ids</caption>
           <ColumnHeads
             cell="px-3 py-2"
@@ -93,7 +98,7 @@ export function BatchTable({
             })}
           </tbody>
         </table>
-      </Card>
+      </div>
     </>
   );
 }

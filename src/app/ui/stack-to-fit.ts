@@ -1,8 +1,8 @@
 import { type RefObject, useLayoutEffect, useState } from 'react';
 
 /**
- * Whether the queue's table is shown as stacked rows (the phone's layout: each row a card) because it
- * does not fit its card. At 200 % zoom (about 640 px) the table was 704 px wide in a 590 px card: it
+ * Whether a table (the queue's, the batch's results) is shown as stacked rows (the phone's layout: each
+ * row a card) because it does not fit its card; the batch's Certificates column made it scroll at 768 px. At 200 % zoom (about 640 px) the table was 704 px wide in a 590 px card: it
  * scrolled sideways, and its ids broke mid-way ("cust_0004 / 82"). Measured rather than guessed from the
  * screen's width, as what the table needs depends on its columns (names, the dashboard) and its ids, which
  * it never breaks. The width it needed is kept, and the table comes back once the card is that wide; a new
