@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { navigate } from '../../src/app/navigation.tsx';
 import type { BatchEvent } from '../../src/kyc/contract/batch.ts';
 import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
-import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
+import { batchAnswer, foundRecord, LAZY_PAGE, lookUpAll, threeSamples } from './batch-fixture.ts';
 import { withFakeEventSource } from './fake-event-source.ts';
 import { envelope, renderWithProviders, stubApi } from './render.tsx';
 
@@ -13,25 +13,12 @@ import { envelope, renderWithProviders, stubApi } from './render.tsx';
  * bar's place, Previous and Next (`j`, `k`) over the batch's found rows, and Back to batch (`u`), as a
  * candidate opened from the queue does.
  */
-const samples = (await sampleCandidates({ now: new Date() })).map((c) => c.record);
-const withIds = samples.filter((record) => record.recordId && record.refId && !record.isArchived);
-const [first, second, third] = withIds as [CandidateRecord, CandidateRecord, CandidateRecord];
+const [first, second, third] = await threeSamples();
+const withIds = [first, second, third];
 const lookupOf = (record: CandidateRecord) => `/api/candidates/refId/${encodeURIComponent(record.refId!)}`;
 const pageOf = (record: CandidateRecord) => `/candidates/refId/${encodeURIComponent(record.refId!)}`;
 
-/** The batch page is its own chunk, and so is the candidate page: slower to appear on a busy machine. */
-const LAZY_PAGE = { timeout: 10_000 };
-
-const found = (index: number, record: CandidateRecord): BatchEvent => ({
-  type: 'row',
-  index,
-  ok: true,
-  status: 'waiting',
-  statusDate: '2026-11-20T10:00:00.000Z',
-  submitCount: 1,
-  refId: record.refId!,
-  recordId: record.recordId!,
-});
+const found = (index: number, record: CandidateRecord): BatchEvent => foundRecord(index, record);
 const notFound = (index: number, id: string): BatchEvent => ({
   type: 'row',
   index,
@@ -42,10 +29,8 @@ const notFound = (index: number, id: string): BatchEvent => ({
 
 /** The batch answers `events` at once; each sample candidate answers its full lookup. */
 function stub(events: BatchEvent[]) {
-  const body = () =>
-    new Response(events.map((event) => `${JSON.stringify(event)}\n`).join(''), { headers: { 'content-type': 'application/x-ndjson' } });
   const candidates = Object.fromEntries(withIds.map((record) => [lookupOf(record), () => envelope(record)]));
-  return stubApi({ candidates: { ...candidates, '/api/batch': body } });
+  return stubApi({ candidates: { ...candidates, '/api/batch': () => batchAnswer(events) } });
 }
 
 const rows = () => within(screen.getByRole('table')).getAllByRole('row').slice(1);
@@ -55,10 +40,7 @@ const nav = () => screen.getByRole('navigation', { name: 'Batch' });
 /** Looks the pasted `lines` up, then opens the found row of `id`. */
 async function openFromBatch(lines: string[], id: string) {
   const result = renderWithProviders('/batch');
-  const user = userEvent.setup();
-  await user.click(await screen.findByRole('textbox', { name: 'refIds to look up' }, LAZY_PAGE));
-  await user.paste(lines.join('\n'));
-  await user.click(screen.getByRole('button', { name: 'Look up all' }));
+  const user = await lookUpAll(lines.join('\n'));
   await screen.findByText(/^Done:/);
   await user.click(within(screen.getByRole('table')).getAllByRole('link', { name: id })[0]!);
   await waitFor(() => expect(result.router.state.location.pathname).toMatch(/^\/candidates\//));

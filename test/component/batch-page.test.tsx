@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { BatchEvent } from '../../src/kyc/contract/batch.ts';
 import { formatDateTime } from '../../src/kyc/view/time.ts';
+import { csvOf, downloadCsv } from './batch-fixture.ts';
 import { inTimeZone } from './in-time-zone.ts';
 import { apiError, json, renderWithProviders, stubApi } from './render.tsx';
 
@@ -258,18 +259,8 @@ describe('batch page', { timeout: 20_000 }, () => {
     batch.end();
     await screen.findByText(/^Done:/);
 
-    let blob: Blob | undefined;
-    vi.mocked(URL.createObjectURL).mockImplementation((object) => {
-      blob = object as Blob;
-      return 'blob:test/csv';
-    });
-    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
-    await user.click(screen.getByRole('button', { name: 'Download CSV' }));
-    // Saved once its audit line is written (batch-handoff.test.tsx).
-    await waitFor(() => expect(click).toHaveBeenCalled());
-    const link = click.mock.contexts[0] as HTMLAnchorElement;
+    const { bytes, link } = await downloadCsv(user);
     expect(link.download).toMatch(/^candidates-refId-\d{4}-\d{2}-\d{2}-\d{4}[+-]\d{4}\.csv$/);
-    const bytes = new Uint8Array(await blob!.arrayBuffer());
     // A byte order mark first, so that spreadsheets read the file as UTF-8.
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const csv = new TextDecoder().decode(bytes);
@@ -565,15 +556,7 @@ describe('batch page', { timeout: 20_000 }, () => {
       ]);
       expect(rows[2]).toHaveTextContent(/a.*repeat of line 1.*In review/);
 
-      let blob: Blob | undefined;
-      vi.mocked(URL.createObjectURL).mockImplementation((object) => {
-        blob = object as Blob;
-        return 'blob:test/csv';
-      });
-      const saved = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
-      await user.click(screen.getByRole('button', { name: 'Download CSV' }));
-      await waitFor(() => expect(saved).toHaveBeenCalled());
-      const csv = (await blob!.text()).replace(/^\ufeff/, '').split('\r\n');
+      const csv = await csvOf(user);
       // In the zone the page shows, with the zone's name: Singapore is 8 hours ahead of UTC.
       const local = formatDateTime(new Date('2026-11-20T10:00:00.000Z'));
       expect(local).toMatch(/06:00\sPM UTC\+8/);

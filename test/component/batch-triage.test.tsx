@@ -1,10 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { BatchEvent, BatchTriage } from '../../src/kyc/contract/batch.ts';
-import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
-import { sampleCandidates } from '../../src/server/sandbox/candidates.ts';
-import { batchAnswer, LAZY_PAGE, lookUpAll } from './batch-fixture.ts';
+import type { BatchEvent } from '../../src/kyc/contract/batch.ts';
+import { batchAnswer, csvOf, foundRecord, LAZY_PAGE, lookUpAll, threeSamples } from './batch-fixture.ts';
 import { withFakeEventSource } from './fake-event-source.ts';
 import { envelope, json, renderWithProviders, stubApi } from './render.tsx';
 
@@ -14,24 +12,9 @@ import { envelope, json, renderWithProviders, stubApi } from './render.tsx';
  * yet), in the table and at the end of the CSV; "Needs attention first" puts those rows first, and j/k
  * from a row's candidate follow that order. A support user's batch shows none of it.
  */
-const samples = (await sampleCandidates({ now: new Date() })).map((c) => c.record);
-const [first, second, third] = samples.filter((record) => record.recordId && record.refId && !record.isArchived) as [
-  CandidateRecord,
-  CandidateRecord,
-  CandidateRecord,
-];
+const [first, second, third] = await threeSamples();
 const AS_OF = '2026-11-21T09:30:00.000Z';
-const found = (index: number, record: CandidateRecord, triage?: BatchTriage): BatchEvent => ({
-  type: 'row',
-  index,
-  ok: true,
-  status: 'waiting',
-  statusDate: '2026-11-20T10:00:00.000Z',
-  submitCount: 1,
-  refId: record.refId!,
-  recordId: record.recordId!,
-  ...(triage ? { triage } : {}),
-});
+const found = foundRecord;
 
 const TRIAGED: BatchEvent[] = [
   found(0, first, { known: true, certificate: 'clear', pictures: true, asOf: AS_OF }),
@@ -53,19 +36,6 @@ function stub(events: BatchEvent[], role: 'compliance' | 'support' | 'lead' = 'c
 
 const rows = () => within(screen.getByRole('table')).getAllByRole('row').slice(1);
 const ids = () => rows().map((row) => within(row).getByRole('link').textContent);
-
-/** Downloads the batch's CSV and reads it back, its lines split. */
-async function csvOf(user: ReturnType<typeof userEvent.setup>) {
-  let blob: Blob | undefined;
-  vi.mocked(URL.createObjectURL).mockImplementation((object) => {
-    blob = object as Blob;
-    return 'blob:test/csv';
-  });
-  const saved = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
-  await user.click(screen.getByRole('button', { name: 'Download CSV' }));
-  await waitFor(() => expect(saved).toHaveBeenCalled());
-  return (await blob!.text()).replace(/^\ufeff/, '').split('\r\n');
-}
 
 afterEach(() => {
   vi.restoreAllMocks();

@@ -2,9 +2,8 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { APPLICANT_FILTERS, statusDateField } from '../../src/kyc/contract/applicants.ts';
 import { createMemoryQueueIndexStore } from '../../src/server/state/queue-index-store.ts';
-import { startTestApp, testEnvironment } from './http.ts';
-import { startListUpstream } from './list-upstream.ts';
-import { gateway, pageOf, SUPPORT } from './queue-fixture.ts';
+import { crawledListApp } from './list-upstream.ts';
+import { pageOf, SUPPORT } from './queue-fixture.ts';
 
 /**
  * A list record with a status but no id (no refId, recordId or `_id`) cannot be a row, as nothing can
@@ -26,18 +25,8 @@ afterEach(async () => {
 
 /** The app on a fake service listing `records` as they are, its queue read once by the crawler. */
 async function listApp(records: unknown[]) {
-  const upstream = await startListUpstream(records);
   const store = createMemoryQueueIndexStore();
-  const app = await startTestApp({
-    environments: [testEnvironment({ baseUrl: upstream.url, clientId: 'client', apiKey: 'full-key', statusApiKey: 'status-key' })],
-    access: gateway(),
-    queueIndex: store,
-  });
-  closing.push(async () => {
-    await app.close();
-    await upstream.close();
-  });
-  await app.crawl();
+  const app = await crawledListApp(records, store, closing);
   return { app, store };
 }
 

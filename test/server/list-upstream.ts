@@ -1,5 +1,8 @@
 import type http from 'node:http';
+import type { QueueIndexStore } from '../../src/server/state/queue-index-store.ts';
 import { type Behaviour, startFakeUpstream } from './fake-upstream.ts';
+import { startTestApp, testEnvironment } from './http.ts';
+import { gateway } from './queue-fixture.ts';
 
 /**
  * A fake service whose list operation answers the given records exactly as they are (whatever their
@@ -44,6 +47,26 @@ export async function startListUpstream(records: unknown[], lookup?: (kind: stri
       state.lookup = next;
     },
   };
+}
+
+/**
+ * The app, behind the gateway, on a fake service listing `records` (both keys: the list read at status
+ * level), its queue index `store`, read once by the crawler. `closing` takes what closes all three.
+ */
+export async function crawledListApp(records: unknown[], store: QueueIndexStore, closing: Array<() => Promise<void>>) {
+  const upstream = await startListUpstream(records);
+  const app = await startTestApp({
+    environments: [testEnvironment({ baseUrl: upstream.url, clientId: 'client', apiKey: 'full-key', statusApiKey: 'status-key' })],
+    access: gateway(),
+    queueIndex: store,
+  });
+  closing.push(async () => {
+    await app.close();
+    await upstream.close();
+    await store.close();
+  });
+  await app.crawl();
+  return app;
 }
 
 function send(res: http.ServerResponse, status: number, body: unknown): void {

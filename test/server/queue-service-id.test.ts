@@ -5,9 +5,8 @@ import { serviceIdsOf } from '../../src/kyc/contract/service-id.ts';
 import { factsOfRecord } from '../../src/server/state/queue-index.ts';
 import { createRedisQueueIndexStore } from '../../src/server/state/queue-index-redis.ts';
 import { createMemoryQueueIndexStore, type QueueIndexStore } from '../../src/server/state/queue-index-store.ts';
-import { startTestApp, testEnvironment } from './http.ts';
-import { startListUpstream } from './list-upstream.ts';
-import { gateway, pageOf, SUPPORT } from './queue-fixture.ts';
+import { crawledListApp } from './list-upstream.ts';
+import { pageOf, SUPPORT } from './queue-fixture.ts';
 import { hasRedisServer, type RunningRedis, startRedis } from './redis-fixture.ts';
 
 /**
@@ -35,18 +34,7 @@ const STORES: Array<[string, () => QueueIndexStore | undefined]> = [
 
 /** The Waiting tab's rows of a fake service listing `records`, its queue read once by the crawler into `store`. */
 async function waitingRows(records: unknown[], store: QueueIndexStore) {
-  const upstream = await startListUpstream(records);
-  const app = await startTestApp({
-    environments: [testEnvironment({ baseUrl: upstream.url, clientId: 'client', apiKey: 'full-key', statusApiKey: 'status-key' })],
-    access: gateway(),
-    queueIndex: store,
-  });
-  closing.push(async () => {
-    await app.close();
-    await upstream.close();
-    await store.close();
-  });
-  await app.crawl();
+  const app = await crawledListApp(records, store, closing);
   return pageOf(await app.get('/api/applicants?status=waiting', SUPPORT)).records;
 }
 
