@@ -8,7 +8,7 @@ import type { EntryWrite, IndexBound, IndexSize, QueueIndexStore, StoredEntry } 
 
 export type { IndexBound } from './queue-index-store.ts';
 import { evict } from './queue-evict.ts';
-import { listedEntry, type RecordFacts, recordEntry } from './queue-learn.ts';
+import { listedEntry, type RecordFacts, realSince, recordEntry } from './queue-learn.ts';
 
 export { isOlder, listedEntry, type RecordFacts, recordEntry } from './queue-learn.ts';
 
@@ -164,7 +164,7 @@ type Decide<T> = (item: T, known: IndexEntry | undefined) => IndexEntry | undefi
 /**
  * The writes for one candidate from what its keys found: its member (the one already known, else its
  * first key) and entry. When its two ids were known apart (a row listed by refId only, a record by
- * recordId), the two become one: the newer entry under the first member, the other removed.
+ * recordId), the two become one: the newer entry (by a date to trust) under the first member, the other removed.
  */
 function planWrite(
   keys: string[],
@@ -175,8 +175,11 @@ function planWrite(
   const stored = [...new Map(keys.flatMap((key) => (found.has(key) ? [[found.get(key)!.member, found.get(key)!] as const] : []))).values()];
   const [first, ...others] = stored;
   const member = first?.member ?? keys[0]!;
+  // The newest by a date to trust: a doubtful one (2999, 1970) is no date here, as in every order.
+  const now = Date.now();
+  const dated = (entry: IndexEntry) => realSince(entry.since, now) ?? -1;
   const known = stored.reduce<StoredEntry | undefined>(
-    (newest, one) => (!newest || (one.entry.since ?? -1) > (newest.entry.since ?? -1) ? one : newest),
+    (newest, one) => (!newest || dated(one.entry) > dated(newest.entry) ? one : newest),
     undefined,
   );
   const merged = known && others.length > 0 ? { ...first!.entry, ...known.entry, ...idsOf(stored.map((one) => one.entry)) } : known?.entry;
