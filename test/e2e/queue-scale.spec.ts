@@ -63,10 +63,11 @@ test('10 000 waiting: the first page is the 50 oldest, the over-SLA count exact,
   const decided = oldestFirst[0]!;
   expect(await upstream.approve(appUrl, decided)).toBe(200);
   const row = rows.filter({ hasText: decided.refId });
-  await expect(row).toHaveCount(0, { timeout: 2000 });
-  await expect(rows.first()).toContainText(oldestFirst[1]!.refId, { timeout: 2000 });
-  await expect(waitingTab.locator('[data-count]')).toHaveAttribute('data-count', '9999', { timeout: 2000 });
-  await expect(waitingTab.locator('[data-over-sla]')).toHaveAttribute('data-over-sla', String(overSla - 1), { timeout: 2000 });
-  await expect(page.getByRole('tab', { name: /^Approved/ }).locator('[data-count]')).toHaveAttribute('data-count', '1', { timeout: 2000 });
+  // Without a new view, in the expectation's default wait: how fast is the load test's to measure (npm run loadtest).
+  await expect(row).toHaveCount(0);
+  await expect(rows.first()).toContainText(oldestFirst[1]!.refId);
+  await expect(waitingTab.locator('[data-count]')).toHaveAttribute('data-count', '9999');
+  await expect(waitingTab.locator('[data-over-sla]')).toHaveAttribute('data-over-sla', String(overSla - 1));
+  await expect(page.getByRole('tab', { name: /^Approved/ }).locator('[data-count]')).toHaveAttribute('data-count', '1');
   expect(views).toEqual([]);
 });
