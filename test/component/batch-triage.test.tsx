@@ -110,3 +110,28 @@ describe("the batch's triage for compliance users", { timeout: 30_000 }, () => {
     );
   });
 });
+
+describe("the batch's intro says what each role's rows hold", () => {
+  const intro = async () => (await screen.findByTestId('batch-intro')).textContent ?? '';
+
+  it('a support user: the status level, and nothing of the queue index', async () => {
+    stub(PLAIN, 'support');
+    renderWithProviders('/batch');
+    await waitFor(async () =>
+      expect(await intro()).toMatch(/looked up at status level: status, since when, submissions and the other id\./),
+    );
+    expect(await intro()).not.toMatch(/queue index/);
+  });
+
+  for (const role of ['compliance', 'lead'] as const) {
+    it(`a ${role === 'lead' ? 'lead' : 'compliance user'}: the status level, and what the queue index knows, with no extra call to the service`, async () => {
+      stub(TRIAGED, role);
+      renderWithProviders('/batch');
+      await waitFor(async () => expect(await intro()).toMatch(/queue index already knows/));
+      const text = await intro();
+      expect(text).toMatch(/looked up at status level/);
+      expect(text).toMatch(/certificates’ worst outcome, a record without pictures, as of when/);
+      expect(text).toMatch(/no extra call to the service/);
+    });
+  }
+});

@@ -1,6 +1,7 @@
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { navigate, useLocation } from '../navigation.tsx';
 import { MAX_BATCH_IDS } from '../../kyc/contract/batch.ts';
+import { seesCertificateOutcomes } from '../../kyc/contract/roles.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { type IdList, splitIdList } from '../../kyc/view/id-list.ts';
 import { unlabelList } from '../../kyc/view/id-label.ts';
@@ -9,7 +10,7 @@ import { type BatchHandOver, parseAppLink } from '../routes.ts';
 import { KindPicker } from '../ui/kind-picker.tsx';
 import { Button } from '../ui/button.tsx';
 import { Card } from '../ui/card.tsx';
-import { useWorkSession } from '../session/session-end.ts';
+import { usePageSession, useWorkSession } from '../session/session-end.ts';
 import { SessionEndedNotice } from '../session/session-ended-notice.tsx';
 import { BatchActions } from './batch-actions.tsx';
 import { BatchProgress } from './batch-progress.tsx';
@@ -27,6 +28,24 @@ function handOverOf(state: unknown): BatchHandOver['batch'] | undefined {
 const appLinkId = (line: string) => parseAppLink(line)?.id;
 /** Each line read as the search box reads one id (its label and `#` dropped: id-label.ts), as the offer hands the box's list over. */
 const readList = (text: string, keepHeading = false) => unlabelList(splitIdList(text, appLinkId, keepHeading));
+/**
+ * What a batch gives this user: every role the status level; compliance users and leads also what the queue
+ * index already knows of each found candidate (its certificates, its pictures, as of when), with no further call
+ * to the service (batch-row.ts). A support user's rows carry none of it.
+ */
+function BatchIntro() {
+  const triage = seesCertificateOutcomes(usePageSession()?.role);
+  return (
+    <p data-testid="batch-intro" className="mt-1 mb-4 text-sm text-slate-600">
+      Up to {MAX_BATCH_IDS} ids, one per line (a single line is split at its commas, or else at spaces and tabs). Every id is looked up at
+      status level: status, since when, submissions and the other id.{' '}
+      {triage &&
+        'Each found row also shows what the queue index already knows of the candidate (its certificates’ worst outcome, a record without pictures, as of when), read from the index with no extra call to the service. '}
+      A refId that is not found and looks like a recordId is tried as one; in recordId mode, an id that does not is tried as a refId.
+    </p>
+  );
+}
+
 /** `/batch`: up to 500 ids at status level, for every role; rows stream in as they finish. */
 export function BatchPage() {
   const { environment, to } = useEnvironmentPath();
@@ -81,11 +100,7 @@ export function BatchPage() {
         <h1 id="batch-heading" className="text-2xl font-semibold text-slate-900">
           Batch status lookup
         </h1>
-        <p className="mt-1 mb-4 text-sm text-slate-600">
-          Up to {MAX_BATCH_IDS} ids, one per line (a single line is split at its commas, or else at spaces and tabs). Every id is looked up
-          at status level: status, since when, submissions and the other id. A refId that is not found and looks like a recordId is tried as
-          one; in recordId mode, an id that does not is tried as a refId.
-        </p>
+        <BatchIntro />
         <form onSubmit={submit} noValidate className="space-y-3">
           <KindPicker kind={kind} onChange={setKind} name="batch-kind" />
           <label htmlFor={textId} className="block text-sm font-medium text-slate-700">
