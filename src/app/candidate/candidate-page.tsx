@@ -242,11 +242,12 @@ function CandidateResult({
       {changedTo && status && changedTo !== shown?.status && (
         <StatusChangeBanner from={status} to={changedTo} onReload={() => void query.refetch()} />
       )}
-      {!answerFirst && actions}
       <CandidateView
         record={shown ?? query.data}
         recordId={recordId}
-        answer={answerFirst ? actions : undefined}
+        // Placed by CandidateView either way, so that crossing 640 px moves the row and keeps what it holds.
+        answer={actions}
+        answerFirst={answerFirst}
         recordCertificateCopy={(slug) => recordExport(environment, certificateExport(kind, id, slug))}
         recordFileSave={(name, type) => recordExport(environment, fileExport(kind, id, name, type))}
         activity={

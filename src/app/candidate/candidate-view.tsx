@@ -9,7 +9,7 @@ import { RevealScope } from '../preferences/privacy-reveal.tsx';
 import { usePageSession } from '../session/session-end.ts';
 import { Notice } from '../ui/section.tsx';
 import { useNow } from '../ui/use-now.ts';
-import { type ReactNode, useMemo } from 'react';
+import { Fragment, type ReactNode, useMemo } from 'react';
 import { AbsentSection, ContactNotShown, CustomFieldsPlace, identityDataOf, MARKED_ARCHIVED, sectionShown } from './absent-sections.tsx';
 import { AddressCard } from './address-card.tsx';
 import { CandidateHeader, CandidateIds } from './candidate-header.tsx';
@@ -32,14 +32,17 @@ import { replacementCharactersIn } from '../../kyc/view/replacement-characters.t
 
 /**
  * The candidate page's sections, from the parsed record and nothing else. `answer` (the hand-off: Copy
- * reply or Copy summary and the rest) comes right under what the service recorded, and the identifiers
- * after it: on a phone a support user's first screen holds the status, the recorded reason and hint,
- * and Copy reply, and a compliance user's the name, the status and the decision summary. `activity` (who else looked) comes under the name and the decision summary, so that the
+ * reply or Copy summary and the rest) comes above the name, or with `answerFirst` right under what the
+ * service recorded, and the identifiers after it: on a phone a support user's first screen holds the status,
+ * the recorded reason and hint, and Copy reply, and a compliance user's the name, the status and the
+ * decision summary. Either way it is the same element, keyed, among the same children: a window resized
+ * across 640 px moves it, and what it holds (the note under its buttons, a copy done) stays. `activity` (who else looked) comes under the name and the decision summary, so that the
  * page's headings start with the name.
  */
 export function CandidateView({
   record,
   answer,
+  answerFirst = false,
   activity,
   recordId,
   recordCertificateCopy,
@@ -47,6 +50,8 @@ export function CandidateView({
 }: {
   record: CandidateRecord;
   answer?: ReactNode;
+  /** The hand-off under what the service recorded, the identifiers after it (a support user, a phone); else above the name. */
+  answerFirst?: boolean;
   activity?: ReactNode;
   /** Writes the audit line of a certificate copied (by its slug); rejects when it could not be written, and nothing is copied. */
   recordCertificateCopy: (slug: string) => Promise<void>;
@@ -88,14 +93,17 @@ export function CandidateView({
   const besideHistory = identities ? -1 : present.indexOf(true);
   const spanOf = (section: number) => (section === besideHistory ? 'lg:col-span-2' : 'lg:col-span-3');
 
+  // One element in either place, moved by its key rather than unmounted and mounted anew (a phone turned).
+  const handOff = answer !== undefined && <Fragment key="hand-off">{answer}</Fragment>;
   return (
     <RevealScope>
       <div className="space-y-5">
+        {!answerFirst && handOff}
         {/* A support user's summary would hold the status alone (no certificates, no decision fields): said in the header. */}
         <CandidateHeader
           record={record}
           recordId={recordId}
-          idsApart={answer !== undefined}
+          idsApart={answerFirst}
           since={support ? <StatusSince record={record} now={now} /> : undefined}
         />
         <UnreadFieldsNotice unread={unread} />
@@ -103,12 +111,8 @@ export function CandidateView({
         {!support && <DecisionSummary record={record} now={now} summaryFields={summaryFields} />}
         {activity}
         {supportFields && supportFields.length > 0 && <SupportFieldsCard record={record} fields={supportFields} meta={meta} />}
-        {answer !== undefined && (
-          <>
-            {answer}
-            <CandidateIds record={record} recordId={recordId} />
-          </>
-        )}
+        {answerFirst && handOff}
+        {answerFirst && <CandidateIds record={record} recordId={recordId} />}
         <LevelNotice record={record} level={level} supportFields={supportFields} unread={unread} />
         {/*
           Three columns on a wide screen: the status history (and the other custom fields) beside identity,
