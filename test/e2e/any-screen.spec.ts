@@ -27,8 +27,9 @@ const PAGES: Array<{ name: string; path: string; ready: (page: Page) => ReturnTy
 async function layout(page: Page) {
   return page.evaluate(() => ({
     overflow: (document.scrollingElement?.scrollWidth ?? 0) - innerWidth,
-    // A part of the page that scrolls sideways on its own (a table in a scrolling card); raw JSON may.
-    innerScroll: [...document.querySelectorAll('main *:not(pre)')]
+    // A part of the page that scrolls sideways on its own (a table in a scrolling card); raw JSON may, and the queue's
+    // tabs on a phone, one line (their test below).
+    innerScroll: [...document.querySelectorAll('main *:not(pre):not([role=tablist])')]
       .filter((el) => el.scrollWidth > el.clientWidth + 1 && ['auto', 'scroll'].includes(getComputedStyle(el).overflowX))
       .map((el) => `${el.tagName}.${el.className}`.slice(0, 80)),
     header: (document.querySelector('header')?.getBoundingClientRect().height ?? 0) / innerHeight,
@@ -299,6 +300,38 @@ test.describe('on a phone, the header folds', () => {
     await page.keyboard.type('user-7781');
     await page.keyboard.press('Enter');
     await expect(page).toHaveURL(/\/candidates\/refId\/user-7781$/);
+  });
+
+  test("the queue's tabs are one line that scrolls on its own, each tab in reach, and the bar above the rows is short", async ({
+    page,
+  }) => {
+    await page.goto('/applicants');
+    const rows = page.locator('tbody tr');
+    await expect(rows.first()).toBeVisible({ timeout: 15_000 });
+    const tablist = page.getByRole('tablist', { name: 'Candidates by status' });
+    const tabs = tablist.getByRole('tab');
+    const line = (await tablist.boundingBox())!;
+    // Before: eight tabs on four lines, and 430 px from the tabs to the first row (the filter's note two lines more).
+    expect(line.height).toBeLessThan(2 * (await tabs.first().boundingBox())!.height);
+    expect((await rows.first().boundingBox())!.y - line.y).toBeLessThanOrEqual(240);
+    expect((await layout(page)).overflow).toBeLessThanOrEqual(0);
+    for (const tab of await tabs.all()) {
+      await tab.scrollIntoViewIfNeeded();
+      const box = (await tab.boundingBox())!;
+      expect(box.height).toBeGreaterThanOrEqual(44);
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+    }
+    // The last tab opened: its page shows it in the line, scrolled there.
+    await tabs.last().click();
+    await expect(tabs.last()).toHaveAttribute('aria-selected', 'true');
+    await page.reload();
+    const selected = tablist.getByRole('tab', { selected: true });
+    await expect(selected).toBeVisible({ timeout: 15_000 });
+    await expect
+      .poll(async () => ((await selected.boundingBox())?.x ?? -1) + ((await selected.boundingBox())?.width ?? 0))
+      .toBeLessThanOrEqual(390);
+    await screenshot(page, 'phone-queue-tabs');
   });
 
   test('a candidate opened from the queue starts at its top, not where the queue was scrolled', async ({ page }) => {

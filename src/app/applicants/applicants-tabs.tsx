@@ -1,4 +1,4 @@
-import { type FocusEvent, type KeyboardEvent, useRef, useState } from 'react';
+import { type FocusEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { cn } from '../ui/cn.ts';
 import { APPLICANT_FILTERS, type ApplicantFilter, type ApplicantsPage } from '../../kyc/contract/applicants.ts';
 import { statusInfo } from '../../kyc/contract/status.ts';
@@ -53,6 +53,8 @@ export function QueueTabs({
   onSelect: (filter: ApplicantFilter | undefined) => void;
 }) {
   const buttons = useRef<Array<HTMLButtonElement | null>>([]);
+  // Again once the counts (and the tabs' widths) come.
+  const list = useSelectedInView(tabKey(active), Object.values(counts).join());
   // The one tab in the page's Tab order: the one the arrows last moved to, else the selected one; so
   // that Tab from a tab reached with the arrows goes on into the panel, not to the selected tab after it.
   const [roving, setRoving] = useState<string>();
@@ -76,7 +78,9 @@ export function QueueTabs({
     <div
       role="tablist"
       aria-label="Candidates by status"
-      className="flex flex-wrap gap-1 border-b border-slate-200"
+      ref={list}
+      // On a phone, one line that scrolls sideways on its own (eight tabs took four lines, 185 px above the rows).
+      className="flex gap-1 border-b border-slate-200 [scrollbar-width:thin] max-sm:overflow-x-auto sm:flex-wrap"
       onKeyDown={onKeyDown}
       // Focus coming back into the list lands on the selected tab again.
       onBlur={(event: FocusEvent<HTMLDivElement>) => {
@@ -102,7 +106,7 @@ export function QueueTabs({
             onFocus={() => setRoving(key)}
             onClick={() => onSelect(tab.filter)}
             className={cn(
-              '-mb-px inline-flex items-center gap-2 rounded-t-md border-b-2 px-3 py-2 text-sm font-medium focus-ring-offset',
+              '-mb-px inline-flex shrink-0 items-center gap-2 rounded-t-md border-b-2 px-3 py-2 text-sm font-medium whitespace-nowrap focus-ring-offset',
               selected ? 'border-blue-700 text-blue-800' : 'border-transparent text-slate-700 hover:border-slate-300 hover:text-slate-900',
             )}
           >
@@ -114,6 +118,19 @@ export function QueueTabs({
       })}
     </div>
   );
+}
+
+/** The line scrolled (not the page) so that the selected tab is in it: on a phone it may be past the screen's edge. */
+function useSelectedInView(selected: string, widths: string) {
+  const list = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const line = list.current;
+    const tab = line?.querySelector<HTMLElement>(`[data-tab="${selected}"]`);
+    // `widths`: the counts the tabs say, none yet while they load.
+    if (!line || !tab || widths === '' || line.scrollWidth <= line.clientWidth) return;
+    line.scrollLeft = tab.offsetLeft - line.offsetLeft - (line.clientWidth - tab.offsetWidth) / 2;
+  }, [selected, widths]);
+  return list;
 }
 
 /**

@@ -82,7 +82,8 @@ function Toggle({
         {children}
       </label>
       {note && (
-        <span id={noteId} className="text-xs text-slate-600">
+        // On a phone the note is the checkbox's description only (read out with it), not two more lines above the rows.
+        <span id={noteId} className="text-xs text-slate-600 max-sm:hidden">
           {note}
         </span>
       )}
