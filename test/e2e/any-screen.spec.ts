@@ -404,6 +404,8 @@ test.describe('print', () => {
   test('with the mask on, masked values print as "masked", pictures as small labelled boxes, all on two pages', async ({ page }) => {
     await page.goto(AMELIE);
     await expect(page.getByRole('button', { name: 'Open a larger view of the passport' })).toBeVisible({ timeout: 15_000 });
+    // Below 1280 px the toggles open under Menu.
+    await page.getByRole('button', { name: 'Menu' }).click();
     await page.getByRole('button', { name: 'Privacy mask' }).click();
     await page.emulateMedia({ media: 'print' });
     const printed = await page.evaluate(() => document.querySelector('main')?.innerText ?? '');

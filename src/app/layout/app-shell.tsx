@@ -1,5 +1,5 @@
 import { type UseQueryResult, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, Suspense, useEffect, useState } from 'react';
+import { type ReactNode, Suspense, useEffect } from 'react';
 import { flushSync } from 'react-dom';
 import { Link, navigate, ScrollToTopOnOpen, useLocation } from '../navigation.tsx';
 import type { ApiMeta, SessionInfo } from '../../kyc/contract/api.ts';
@@ -7,8 +7,8 @@ import { ApiError } from '../api/api-error.ts';
 import { EnvironmentControl, environmentEdgeClass, toneOf } from '../environment/environment-badge.tsx';
 import { useEnvironment } from '../environment/use-environment.ts';
 import { LookupForm } from '../lookup/lookup-form.tsx';
-import { OPEN_SEARCH_EVENT } from '../lookup/use-search-shortcut.ts';
 import { useFocusRescue } from './focus-rescue.ts';
+import { FOLDED_OPEN, type HeaderPanel, MENU_PANEL, PanelButton, SEARCH_PANEL, toggleClass, useHeaderPanel } from './header-panels.tsx';
 import { KeyboardHelp } from './keyboard-help-key.tsx';
 import { metaQueries } from '../meta/meta-query.ts';
 import { PrivacyMaskProvider, PrivacyMaskToggle } from '../preferences/privacy-mask.tsx';
@@ -37,19 +37,17 @@ const StoreUnavailable = lazyNamed(() => import('../session/store-unavailable.ts
 
 /** The header's page links, in the environment of the page shown; the audit page for leads only. */
 const PAGES = [
-  [QUEUE_PATH, 'Applicants'],
-  [BATCH_PATH, 'Batch lookup'],
+  [QUEUE_PATH, 'Applicants', ''],
+  // "Batch" on screen, its name whole for screen readers and voice control.
+  [BATCH_PATH, 'Batch', ' lookup'],
 ] as const;
-const LEAD_PAGES = [...PAGES, [AUDIT_PATH, 'Audit']] as const;
+const LEAD_PAGES = [...PAGES, [AUDIT_PATH, 'Audit', '']] as const;
 
 /**
  * The header and the page share one width: 90rem (1440 px) at most, so that at 1440 px the header keeps
  * to one row (issue 33) and the candidate page's pictures and certificates get the room.
  */
 const PAGE_WIDTH = 'max-w-[90rem]';
-
-const toggleClass =
-  'inline-flex items-center gap-1.5 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm font-medium text-slate-700 hover:bg-slate-50 aria-pressed:border-blue-700 aria-pressed:bg-blue-50 aria-pressed:text-blue-900 focus-ring-offset';
 
 /** Every page: the header, then the page or what stands before it (sign-in, a refusal, a paused store). */
 export function AppShell({ children }: { children: ReactNode }) {
@@ -114,13 +112,11 @@ function useMaskDefault(environment: string | undefined, signedIn: boolean): boo
   return data ? (data.privacyMaskDefault ?? false) : undefined;
 }
 
-/** The header's two panels on a phone: the lookup form and the menu of view toggles, each behind a button. */
-type HeaderPanel = 'search' | 'menu' | undefined;
-
 /**
  * The product, the environment, the page links, (away from home) a lookup form, the view toggles and the
  * user. On a phone (below `sm`) the form and the toggles fold behind two buttons, so the header keeps to
- * one or two rows: a quarter of the screen at most.
+ * one or two rows: a quarter of the screen at most; from `sm` to `xl` the toggles and the user fold behind
+ * Menu (header-panels.tsx), so that from 1024 px the header is one row for every role.
  */
 function AppHeader({
   session,
@@ -151,11 +147,12 @@ function AppHeader({
     >
       {/* On one baseline, not centred: a question or a problem under the search box grows the header down, where
           centred items (the mark, the links, the toggles) slid down to its middle. The mark is inline for a baseline. */}
-      <div className={`mx-auto flex ${PAGE_WIDTH} flex-wrap items-baseline gap-x-4 gap-y-2 px-4 py-2 sm:gap-y-3 sm:px-6 sm:py-3`}>
+      <div className={`relative mx-auto flex ${PAGE_WIDTH} flex-wrap items-baseline gap-x-4 gap-y-2 px-4 py-2 sm:gap-y-3 sm:px-6 sm:py-3`}>
         <Link to={to('/')} className="rounded font-semibold text-slate-900 focus-ring">
           <img src="/favicon.svg" alt="" className="inline-block size-6" />
-          {/* Below 2xl the mark alone (the name is its link's, and the tab's title's): the search keeps room for an id. */}
-          <span className="ml-2 max-2xl:sr-only">Candidate Lookup</span>
+          {/* The mark alone (the name is its link's, and the tab's title's): the row is 90rem wide at most, and a lead's
+              links, name and role beside the search box took it all (its name wrapped the row to two from 1536 px). */}
+          <span className="sr-only">Candidate Lookup</span>
         </Link>
         {meta && <EnvironmentControl meta={meta} path={path} />}
         {session && (
@@ -172,7 +169,7 @@ function AppHeader({
         )}
         {signedIn && (
           <nav aria-label="Main" className="flex items-center gap-4">
-            {(readsAuditTrail(session?.role) ? LEAD_PAGES : PAGES).map(([page, label]) => (
+            {(readsAuditTrail(session?.role) ? LEAD_PAGES : PAGES).map(([page, label, more]) => (
               <Link
                 key={page}
                 to={to(page)}
@@ -181,6 +178,7 @@ function AppHeader({
                 className="rounded px-1 text-sm font-medium text-slate-700 underline-offset-4 hover:text-slate-900 hover:underline focus-ring aria-[current=page]:text-blue-800 aria-[current=page]:underline"
               >
                 {label}
+                {more && <span className="sr-only">{more}</span>}
               </Link>
             ))}
           </nav>
@@ -197,43 +195,29 @@ function AppHeader({
           id={MENU_PANEL}
           className={`${panel === 'menu' ? 'flex' : 'max-sm:hidden'} w-full flex-wrap items-center gap-2 sm:ml-auto sm:flex sm:w-auto`}
         >
-          {signedIn && (
-            <>
-              {meta && <LiveIndicator info={meta.environment} />}
-              <NotificationsMenu role={session?.role} defaultName={meta?.environments[0]?.name} className={toggleClass} />
-              <TimeZoneToggle className={toggleClass} />
-              <PrivacyMaskToggle className={toggleClass} />
-            </>
+          {signedIn && meta && <LiveIndicator info={meta.environment} />}
+          {/* From sm to xl the live indicator stays in the row and the rest opens under Menu, so that the row keeps to one line
+              at 1024 px (a lead's three links, a long name and Sign out wrapped it to two, 105 px); on a phone all of it does. */}
+          <div className={cn('contents', panel === 'menu' ? FOLDED_OPEN : 'sm:max-xl:hidden')}>
+            {signedIn && (
+              <>
+                <NotificationsMenu role={session?.role} defaultName={meta?.environments[0]?.name} className={toggleClass} />
+                <TimeZoneToggle className={toggleClass} />
+                <PrivacyMaskToggle className={toggleClass} />
+              </>
+            )}
+            {session && <SessionBadge session={session} />}
+          </div>
+          {session && (
+            <span className="max-sm:hidden xl:hidden">
+              <PanelButton open={panel === 'menu'} controls={MENU_PANEL} onClick={() => toggle('menu')}>
+                Menu
+              </PanelButton>
+            </span>
           )}
-          {session && <SessionBadge session={session} />}
         </div>
       </div>
     </header>
-  );
-}
-
-const SEARCH_PANEL = 'header-search';
-const MENU_PANEL = 'header-menu';
-
-/** Which panel is open; none after going to another page, and the search panel when a shortcut asks for the box. */
-function useHeaderPanel(path: string): [HeaderPanel, (panel: HeaderPanel) => void] {
-  const [panel, setPanel] = useState<HeaderPanel>();
-  useEffect(() => {
-    if (path) setPanel(undefined);
-  }, [path]);
-  useEffect(() => {
-    const open = () => flushSync(() => setPanel('search'));
-    window.addEventListener(OPEN_SEARCH_EVENT, open);
-    return () => window.removeEventListener(OPEN_SEARCH_EVENT, open);
-  }, []);
-  return [panel, setPanel];
-}
-
-function PanelButton({ open, controls, onClick, children }: { open: boolean; controls: string; onClick: () => void; children: ReactNode }) {
-  return (
-    <button type="button" aria-expanded={open} aria-controls={controls} onClick={onClick} className={toggleClass}>
-      {children}
-    </button>
   );
 }
 

@@ -59,7 +59,11 @@ export function NotificationsMenu({
   return (
     <div className="relative">
       <button ref={button} type="button" className={className} aria-expanded={open} aria-controls={panelId} onClick={() => setOpen(!open)}>
-        Notifications
+        {/* A bell on screen (the row's room: app-shell.tsx), the word for screen readers and voice control. */}
+        <svg aria-hidden="true" viewBox="0 0 16 16" className="size-4 fill-current">
+          <path d="M8 1.5a4.5 4.5 0 0 0-4.5 4.5v3L2 11.5h12L12.5 9V6A4.5 4.5 0 0 0 8 1.5Zm-1.75 11a1.75 1.75 0 0 0 3.5 0Z" />
+        </svg>
+        <span className="sr-only">Notifications</span>
         <span className="rounded-full bg-slate-200 px-1.5 text-xs text-slate-800">
           {notifications.length}
           <span className="sr-only"> received</span>

@@ -57,10 +57,20 @@ export function SessionBadge({ session }: { session: SessionInfo }) {
     <span data-testid="session" className="flex items-center gap-2 text-sm text-slate-700">
       <span>
         {/* A long name is cut on screen (whole in its tooltip), so that the header keeps to one row. */}
-        <span className="inline-block max-w-48 truncate align-bottom font-medium" title={session.user}>
+        <span className="inline-block max-w-32 truncate align-bottom font-medium" title={session.user}>
           {session.user}
         </span>{' '}
-        <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs font-medium text-slate-800">{ROLE_LABELS[session.role]}</span>
+        <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs font-medium text-slate-800">
+          {/* "Lead" on screen, for the header's one row; the whole for screen readers. */}
+          {session.role === 'lead' ? (
+            <>
+              <span className="sr-only">Compliance lead</span>
+              <span aria-hidden="true">Lead</span>
+            </>
+          ) : (
+            ROLE_LABELS[session.role]
+          )}
+        </span>
       </span>
       {(session.mode === 'users' || session.mode === 'oidc') && (
         <Button variant="secondary" size="sm" disabled={signingOut} onClick={() => void signOutNow()}>

@@ -1,0 +1,49 @@
+import { type ReactNode, useEffect, useState } from 'react';
+import { flushSync } from 'react-dom';
+import { OPEN_SEARCH_EVENT } from '../lookup/use-search-shortcut.ts';
+
+/** The header's buttons: the view toggles, and Search and Menu. */
+export const toggleClass =
+  'inline-flex items-center gap-1.5 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm font-medium text-slate-700 hover:bg-slate-50 aria-pressed:border-blue-700 aria-pressed:bg-blue-50 aria-pressed:text-blue-900 focus-ring-offset';
+
+/** The header's two panels on a phone: the lookup form and the menu of view toggles, each behind a button. */
+export type HeaderPanel = 'search' | 'menu' | undefined;
+
+/** The toggles and the user, opened under Menu from sm to xl: a panel under the header's right end, over the page. */
+export const FOLDED_OPEN =
+  'sm:max-xl:absolute sm:max-xl:top-full sm:max-xl:right-4 sm:max-xl:z-30 sm:max-xl:mt-1 sm:max-xl:flex sm:max-xl:flex-wrap sm:max-xl:items-center sm:max-xl:gap-2 sm:max-xl:rounded-lg sm:max-xl:border sm:max-xl:border-slate-200 sm:max-xl:bg-white sm:max-xl:p-3 sm:max-xl:shadow-lg';
+
+export const SEARCH_PANEL = 'header-search';
+export const MENU_PANEL = 'header-menu';
+
+/** Which panel is open; none after going to another page, and the search panel when a shortcut asks for the box. */
+export function useHeaderPanel(path: string): [HeaderPanel, (panel: HeaderPanel) => void] {
+  const [panel, setPanel] = useState<HeaderPanel>();
+  useEffect(() => {
+    if (path) setPanel(undefined);
+  }, [path]);
+  useEffect(() => {
+    const open = () => flushSync(() => setPanel('search'));
+    window.addEventListener(OPEN_SEARCH_EVENT, open);
+    return () => window.removeEventListener(OPEN_SEARCH_EVENT, open);
+  }, []);
+  return [panel, setPanel];
+}
+
+export function PanelButton({
+  open,
+  controls,
+  onClick,
+  children,
+}: {
+  open: boolean;
+  controls: string;
+  onClick: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <button type="button" aria-expanded={open} aria-controls={controls} onClick={onClick} className={toggleClass}>
+      {children}
+    </button>
+  );
+}

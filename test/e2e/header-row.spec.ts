@@ -1,0 +1,82 @@
+import type { Page } from '@playwright/test';
+import { seriousViolations } from './axe.ts';
+import { expect, needsServers, test } from './fixtures.ts';
+import { screenshot } from './helpers.ts';
+import { E2E_PORTS } from './servers.ts';
+
+needsServers('gateway');
+
+/**
+ * The app header keeps to one row from 1024 px, for every role on every page: a lead's audit page at 1280 x 800
+ * and 1024 x 768 wrapped it to two (105 px), its three links, a long name and the role beside the search box.
+ * Below 1280 px the toggles and the user open under Menu; the live indicator stays in the row.
+ */
+const url = `http://127.0.0.1:${E2E_PORTS.gateway}`;
+const as = (role: string) => ({ 'X-Forwarded-User': `${role}.reviewer@example.org`, 'X-Forwarded-Role': role });
+
+/** Whether every item of the header's row stands on one line (each one's top above every other's bottom). */
+async function oneRow(page: Page): Promise<boolean> {
+  const boxes = await page
+    .getByRole('banner')
+    .locator(':scope > div > *')
+    .evaluateAll((items) => items.map((item) => item.getBoundingClientRect()).filter((box) => box.width > 0));
+  return Math.max(...boxes.map((box) => box.top)) < Math.min(...boxes.map((box) => box.bottom));
+}
+
+const PAGES = [
+  ['lead', '/audit', 'Audit trail'],
+  ['lead', '/applicants', 'Applicants'],
+  ['compliance', '/batch', 'Batch status lookup'],
+  ['support', '/applicants', 'Applicants'],
+] as const;
+
+for (const [width, height] of [
+  [1024, 768],
+  [1280, 800],
+  [1440, 900],
+  [1600, 900],
+] as const) {
+  test(`at ${width} x ${height} the header is one row for each role, and nothing scrolls sideways`, async ({ browser }) => {
+    for (const [role, path, heading] of PAGES) {
+      const context = await browser.newContext({ viewport: { width, height }, extraHTTPHeaders: as(role) });
+      const page = await context.newPage();
+      await page.goto(`${url}${path}`);
+      await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible({ timeout: 15_000 });
+      await expect(page.getByTestId('live-indicator')).toHaveAccessibleName('Live');
+      expect(await oneRow(page), `${role} on ${path}`).toBe(true);
+      expect(await page.evaluate(() => (document.scrollingElement?.scrollWidth ?? 0) - innerWidth)).toBeLessThanOrEqual(0);
+      if (role === 'lead' && path === '/audit') await screenshot(page, `header-row-audit-${width}`);
+      await context.close();
+    }
+  });
+}
+
+test('at 1024 px Menu opens the toggles and the user within the screen, over the page, and Menu again closes it', async ({ browser }) => {
+  const context = await browser.newContext({ viewport: { width: 1024, height: 768 }, extraHTTPHeaders: as('lead') });
+  const page = await context.newPage();
+  await page.goto(`${url}/audit`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Audit trail' })).toBeVisible({ timeout: 15_000 });
+  const mask = page.getByRole('button', { name: 'Privacy mask' });
+  await expect(mask).toBeHidden();
+  const menu = page.getByRole('button', { name: 'Menu' });
+  await menu.click();
+  await expect(menu).toHaveAttribute('aria-expanded', 'true');
+  for (const control of [mask, page.getByRole('button', { name: 'UTC times' }), page.getByRole('button', { name: /^Notifications/ })]) {
+    await expect(control).toBeVisible();
+    const box = (await control.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(1024);
+    expect(box.height).toBeGreaterThanOrEqual(24);
+  }
+  await expect(page.getByTestId('session')).toBeVisible();
+  await expect(page.getByTestId('session')).toContainText('Compliance lead');
+  // The panel lies over the page: the header keeps its height.
+  expect(await oneRow(page)).toBe(true);
+  expect(await seriousViolations(page)).toEqual([]);
+  await screenshot(page, 'header-row-menu-1024');
+  await mask.click();
+  await expect(mask).toHaveAttribute('aria-pressed', 'true');
+  await menu.click();
+  await expect(mask).toBeHidden();
+  await context.close();
+});
