@@ -19,7 +19,8 @@ import { eachInTurns } from '../answer/turns.ts';
 import type { Logger } from '../log/log.ts';
 import { crawlerFullKeyWithheld } from './crawler-full-key.ts';
 import { listShapeFailure } from './list-shape.ts';
-import { type LookupDeps, unreadableAnswer } from './lookup-steps.ts';
+import type { LookupDeps } from './lookup-steps.ts';
+import { unreadableAnswer } from './unreadable-answer.ts';
 import { QUEUE_INDEX_USER } from './queue-lookup.ts';
 
 /**

@@ -11,7 +11,6 @@ import type { AccessControl } from '../auth/access-control.ts';
 import type { ApiSettings } from '../config/settings.ts';
 import type { Identity } from '../http/identity.ts';
 import { ApiFailure } from '../http/api-failure.ts';
-import { noContent } from '../upstream/redirect.ts';
 import { STORE_UNAVAILABLE } from '../http/http-reply.ts';
 import type { Logger } from '../log/log.ts';
 import { type Limit, type Metrics, upstreamOutcome } from '../ops/metrics.ts';
@@ -23,6 +22,7 @@ import type { UpstreamBody } from '../answer/upstream-body.ts';
 import type { CandidateRequest, UpstreamClient, UpstreamOutcome } from '../upstream/upstream-client.ts';
 import type { UpstreamSlots } from '../upstream/upstream-slots.ts';
 import type { OpenedCandidates } from './opened-candidates.ts';
+import { unreadableAnswer } from './unreadable-answer.ts';
 
 /**
  * The named steps of a lookup, in their order: limit, audit writable (audit-trail.ts), id, archiving
@@ -253,16 +253,6 @@ export function sendRequest(
   return { answer, abort: () => (pass ? undefined : call.abort()), over: call.over };
 }
 
-/** The read step's first check: why an answer cannot be checked (no content, a 204; no framing; compressed although none was asked for). */
-export function unreadableAnswer(upstreamRes: UpstreamBody): ApiFailure | undefined {
-  if (upstreamRes.statusCode === 204 || upstreamRes.statusCode === 205) return noContent(upstreamRes.statusCode);
-  if (!isFramed(upstreamRes)) {
-    return new ApiFailure('upstream_error', 'The KYC service sent a response without a length, so it could not be checked to be complete.');
-  }
-  const compressed = 'The KYC service sent a compressed answer although none was asked for, so it could not be checked.';
-  return isEncoded(upstreamRes) ? new ApiFailure('upstream_error', compressed) : undefined;
-}
-
 /** The upstream's answer (or failure), timed until its status line. */
 async function timedOutcome(metrics: Metrics, pending: Promise<UpstreamOutcome>): Promise<UpstreamOutcome> {
   const end = metrics.upstreamSeconds.startTimer();
@@ -273,17 +263,6 @@ async function timedOutcome(metrics: Metrics, pending: Promise<UpstreamOutcome>)
       : upstreamOutcome(outcome.upstreamStatus, outcome.failure.code),
   });
   return outcome;
-}
-
-/** Without a length or chunked framing, a body cut short would look complete: such a body is not passed on. */
-function isFramed(upstreamRes: Pick<http.IncomingMessage, 'headers'>): boolean {
-  return upstreamRes.headers['content-length'] !== undefined || /\bchunked\b/i.test(upstreamRes.headers['transfer-encoding'] ?? '');
-}
-
-/** Whether the body is compressed: this server asks for none, and could not check what it cannot read. */
-function isEncoded(upstreamRes: Pick<UpstreamBody, 'headers'>): boolean {
-  const encoding = upstreamRes.headers['content-encoding'];
-  return encoding !== undefined && encoding.trim().toLowerCase() !== 'identity';
 }
 
 /** Aborted when the browser goes away before its answer is complete. */
