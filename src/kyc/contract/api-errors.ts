@@ -67,8 +67,9 @@ export const API_ERRORS = {
   /** The API of a development server (the Vite plugin) did not start: nothing to do with the KYC service. */
   api_not_started: { status: 503, title: "The development server's API did not start" },
   /**
-   * Whether this server's key deletes identity data is not known yet (another full lookup's answer is
-   * showing it, and this one waited its turn) or could not be read (its file): full lookups are held back.
+   * Whether this server's key deletes identity data is not known yet (the service is still sending another
+   * full lookup's answer, which shows it, and this one's wait for its turn ran out) or could not be read
+   * (its file): full lookups are held back.
    */
   archiving_check_unavailable: {
     status: 503,

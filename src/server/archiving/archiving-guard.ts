@@ -4,14 +4,14 @@ import { ARCHIVES_ON_EXTRACT_SETTING, archivesOnExtract, archivesWithoutDate } f
 import { createSightings } from './archive-sightings.ts';
 import { readToTheEnd, type Scan } from '../answer/archive-watch.ts';
 import { type ArchivingFindings, findingName, findingsInStore } from './archiving-findings.ts';
-import { ApiFailure } from '../http/api-failure.ts';
+import { ApiFailure, brokenOff } from '../http/api-failure.ts';
+import { createGate, FREE, type Hold, type Waiting } from './archiving-gate.ts';
 import { elapsedText } from '../log/elapsed.ts';
 import type { Logger } from '../log/log.ts';
 import { STORE_UNAVAILABLE } from '../http/http-reply.ts';
 import { createMemoryStore, StoreUnavailableError } from '../state/store.ts';
 import type { UpstreamBody } from '../answer/upstream-body.ts';
 import type { UpstreamOutcome } from '../upstream/upstream-client.ts';
-import { createUpstreamSlots } from '../upstream/upstream-slots.ts';
 
 /**
  * "Archive after extract" (a key setting of the service): every full-level lookup with such a key makes
@@ -29,10 +29,17 @@ export interface ArchivingGuard {
   finding(log: Logger): Promise<FindingRead>;
   /**
    * Right before a full-level request is sent: refusal() again, and until one of this key's full answers
-   * has been read, one such request at a time (the others wait up to `waitMs`, or until `gone`, then are
-   * refused): a key that archives is seen once, not by every lookup made before its first answer.
+   * has been read, one such request at a time (archiving-gate.ts: the others wait until `waiting.until`,
+   * or until `gone`, then are refused; the service fails the one under way, they are told its failure):
+   * a key that archives is seen once, not by every lookup made before its first answer.
    */
-  admit(waitMs: number, log: Logger, gone?: AbortSignal): Promise<Pass | { ok: false; failure?: ApiFailure; waited?: true }>;
+  admit(waiting: Waiting, log: Logger, gone?: AbortSignal): Promise<Pass | { ok: false; failure?: ApiFailure; waited?: boolean }>;
+  /**
+   * Why a full lookup of `who`, waiting since `since` for one of their slots, is held back by the check
+   * (their other lookups wait behind it, holding the slots): its failure, or the check still under way;
+   * undefined when it holds none of theirs back.
+   */
+  heldBack(since: number, who: string): ApiFailure | undefined;
   /**
    * A full-level answer arrived for a lookup made at `lookupAtMs`, carrying this willArchiveAtDate (if any);
    * `candidate` names whom it was about (`refId:…`), so that a later lookup of them can be compared with it.
@@ -110,15 +117,16 @@ export function createArchivingGuard(options: ArchivingGuardOptions): ArchivingG
       if (!told) tell(log, recalledWarning(of, detectedAt, findings.describe(name), options.accept));
       return options.accept ? { found: true } : { refusal: refusalOf(), found: true };
     },
-    async admit(waitMs, log, gone) {
+    async admit(waiting, log, gone) {
       // Accepted, there is nothing to hold back: each lookup deletes what it shows, as the operator chose.
-      const release: Release | 'late' | 'gone' = options.accept ? () => {} : await gate.enter(waitMs, gone);
-      if (release === 'gone') return { ok: false };
-      if (release === 'late') return { ok: false, failure: CHECKING, waited: true };
+      const hold = options.accept ? FREE : await gate.enter(waiting, gone);
+      if (hold === 'gone') return { ok: false };
+      if ('failure' in hold) return { ok: false, ...hold };
       const refused = await guard.refusal(log);
-      if (refused) release(false);
-      return refused ? { ok: false, failure: refused } : passOf(guard, release, options.maxResponseBytes ?? Number.POSITIVE_INFINITY, log);
+      if (refused) hold.done({ opened: false });
+      return refused ? { ok: false, failure: refused } : passOf(guard, hold, options.maxResponseBytes ?? Number.POSITIVE_INFINITY, log);
     },
+    heldBack: (since, who) => (options.accept ? undefined : gate.heldBack(since, who)),
     async observe(willArchiveAtDate, lookupAtMs, log, candidate) {
       // A value that is no readable date (a number, "soon", an object) is the signal all the same, its date unknown.
       const at =
@@ -145,28 +153,27 @@ export function createArchivingGuard(options: ArchivingGuardOptions): ArchivingG
   return guard;
 }
 
-/**
- * Lets the next full-level request through once this one's answer is known (true: it did not archive,
- * open for good). Called again later (the record ended without the field, then the body whole), it only opens.
- */
-type Release = (opened: boolean) => void;
-
-function passOf(guard: ArchivingGuard, release: Release, maxBytes: number, log: Logger): Pass {
+/** The pass of the gate's holder (archiving-gate.ts): its outcome ends the hold, a failure of the service told to those behind. */
+function passOf(guard: ArchivingGuard, hold: Hold, maxBytes: number, log: Logger): Pass {
   return {
     ok: true,
     watch(outcome, lookupAtMs, until, candidate) {
-      if (!outcome.ok) return void release(false);
+      if (!outcome.ok) return void hold.done({ opened: false, failure: outcome.failure });
+      hold.answering();
+      const response = outcome.response;
       // The record ended without the field: the next one may go, while the body is read on (whole, it opens the gate).
-      const onAbsent = () => release(false);
+      const onAbsent = () => hold.done({ opened: false });
       const onDone = async (scan: Scan) => {
         try {
           if (scan !== null && scan !== undefined) await guard.observe(scan, lookupAtMs, log, candidate);
         } finally {
           // Known not to archive: a body read whole without a close date (an ordinary one is not), nor one that is no date.
-          release(scan === null || (typeof scan === 'string' && !archivesOnExtract(scan, lookupAtMs) && !archivesWithoutDate(scan)));
+          const opened = scan === null || (typeof scan === 'string' && !archivesOnExtract(scan, lookupAtMs) && !archivesWithoutDate(scan));
+          // Broken off by the service (a reset, the whole answer's deadline), not by this server (the browser left, too large).
+          hold.done({ opened, failure: scan === undefined && response.errored ? brokenOff(response.errored) : undefined });
         }
       };
-      return readToTheEnd(outcome.response, { maxBytes, until, onDone, onAbsent });
+      return readToTheEnd(response, { maxBytes, until, onDone, onAbsent });
     },
   };
 }
@@ -205,43 +212,6 @@ function keptFinding(findings: ArchivingFindings, name: string) {
     },
   };
 }
-
-/**
- * One full-level request at a time, in this process, until one of them shows the key does not archive
- * (a single upstream slot, first come first served): `enter` gives a release to call once the answer is
- * known (true: it did not archive, open for good), or `late` after `waitMs`, or `gone` when the browser
- * left while waiting.
- */
-function createGate() {
-  let open = false;
-  const slot = createUpstreamSlots(1);
-  return {
-    isOpen: () => open,
-    async enter(waitMs: number, gone?: AbortSignal): Promise<Release | 'late' | 'gone'> {
-      if (open) return () => {};
-      const release = await slot.acquire('first full answer', waitMs, gone);
-      if (!release) return gone?.aborted ? 'gone' : 'late';
-      // Opened while this one waited: no need to hold the next.
-      if (open) {
-        release();
-        return () => {};
-      }
-      return (opened) => {
-        open ||= opened;
-        release();
-      };
-    },
-  };
-}
-
-/**
- * A full lookup waited too long for the first one to show whether the key archives. Not `rate_limited`:
- * the user did nothing too often; the server is checking its key (Retry-After: the code's 5 s).
- */
-const CHECKING = new ApiFailure(
-  'archiving_check_unavailable',
-  'Candidate Lookup is still checking, with another full lookup, whether this server\'s API key deletes identity data ("archive after extract"); until that answer shows it, full lookups go one at a time and this one waited its turn. Nothing was asked of the KYC service. Try again in a moment.',
-);
 
 function refusalOf(): ApiFailure {
   return new ApiFailure(

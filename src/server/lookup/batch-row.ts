@@ -6,7 +6,18 @@ import { auditWritable, written } from '../audit/audit-trail.ts';
 import { batchRowLine } from '../audit/audit-lines.ts';
 import type { OneResult } from './batch-runner.ts';
 import { ApiFailure, otherCandidate } from '../http/api-failure.ts';
-import { admit, archivingGate, checkedId, type Level, type LookupDeps, levelOf, type Sent, sendRequest, takeSlot } from './lookup-steps.ts';
+import {
+  admit,
+  archivingGate,
+  checkedId,
+  type Level,
+  type LookupDeps,
+  levelOf,
+  type Sent,
+  sendRequest,
+  takeSlot,
+  waitingFrom,
+} from './lookup-steps.ts';
 import type { SignedInCall } from '../http/routes.ts';
 import { requestLog } from '../log/log.ts';
 import { markOpened } from './opened-candidates.ts';
@@ -67,11 +78,13 @@ export async function lookupRow(deps: LookupDeps, call: SignedInCall, row: Batch
   const log = requestLog(call.res);
   const archiving = await archivingGate(deps, level, log);
   if (archiving) return settle(archiving, null, false);
-  const slot = await takeSlot(deps, call.req, call.identity, gone, { behind: true });
+  // One budget for the waits for a turn: the user's slot, then admission.
+  const turn = waitingFrom(deps, deps.access.rateLimitKey(call.req, call.identity));
+  const slot = await takeSlot(deps, { ...call, level }, gone, { behind: true, waiting: turn });
   if (typeof slot !== 'function') return settle(slot === 'gone' ? CANCELLED : slot, null, false);
   let sent: Sent | undefined;
   try {
-    const admission = await admit(deps, level, gone, log);
+    const admission = await admit(deps, level, gone, log, turn);
     if (!admission.ok) return settle(admission.failure ?? CANCELLED, null, false);
     // Asked again: the log may have hung while this row waited for its slot.
     const stuckNow = auditWritable(deps);

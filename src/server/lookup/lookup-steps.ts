@@ -4,6 +4,7 @@ import type { BatchTriage } from '../../kyc/contract/batch.ts';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import type { RecordTriage } from '../answer/record-triage.ts';
 import { readsFullRecord } from '../../kyc/contract/roles.ts';
+import type { Waiting } from '../archiving/archiving-gate.ts';
 import type { ArchivingGuard, Pass } from '../archiving/archiving-guard.ts';
 import type { AuditEntry, AuditLog } from '../audit/audit.ts';
 import type { RefusalLog } from '../audit/audit-refusals.ts';
@@ -172,23 +173,33 @@ export async function archivingGate(deps: Pick<LookupDeps, 'archiving'>, level: 
   return level === 'status' ? undefined : await deps.archiving.refusal(log);
 }
 
+/** A lookup's wait for its turn from now, slot and admission together: `limits.upstreamTimeoutMs` at most; `who`: the user's rate-limit key. */
+export function waitingFrom(deps: Pick<LookupDeps, 'settings'>, who?: string): Waiting {
+  const since = Date.now();
+  return { since, until: since + deps.settings.limits.upstreamTimeoutMs, who };
+}
+
 /**
  * The upstream slot step: one of the user's slots for a request to the service (upstream-slots.ts):
- * its release, `gone` when the browser left while waiting, or the refusal when the wait was too long.
- * A batch's row waits `behind` the user's single lookups.
+ * its release, `gone` when the browser left while waiting, or the refusal when the wait ran out. A
+ * full-level lookup whose wait ran out while the key's check held full lookups back (archiving-gate.ts:
+ * the user's slots held by their lookups waiting behind it) is told of the check, not of lookups waiting
+ * for the KYC service. A batch's row waits `behind` the user's single lookups.
  */
 export async function takeSlot(
-  deps: Pick<LookupDeps, 'upstreamSlots' | 'settings' | 'access' | 'metrics'>,
-  req: http.IncomingMessage,
-  identity: Identity,
+  deps: Pick<LookupDeps, 'upstreamSlots' | 'access' | 'metrics' | 'archiving'>,
+  call: { req: http.IncomingMessage; identity: Identity; level: Level },
   gone: AbortSignal,
-  options: { behind?: boolean } = {},
+  options: { behind?: boolean; waiting: Waiting },
 ): Promise<(() => void) | 'gone' | ApiFailure> {
-  const key = deps.access.rateLimitKey(req, identity);
-  const release = await deps.upstreamSlots.acquire(key, deps.settings.limits.upstreamTimeoutMs, gone, options);
+  const key = deps.access.rateLimitKey(call.req, call.identity);
+  const { waiting } = options;
+  const release = await deps.upstreamSlots.acquire(key, Math.max(0, waiting.until - Date.now()), gone, options);
   if (release) return release;
   if (gone.aborted) return 'gone';
-  deps.metrics.rateLimited.inc({ limit: 'in_flight' });
+  const held = call.level === 'status' ? undefined : deps.archiving.heldBack(waiting.since, key);
+  deps.metrics.rateLimited.inc({ limit: held ? 'archiving_check' : 'in_flight' });
+  if (held) return held;
   const message = 'You have several lookups waiting for the KYC service already. Try again when they are done.';
   return new ApiFailure('rate_limited', message, { retryAfterSeconds: 1 });
 }
@@ -205,9 +216,10 @@ export async function admit(
   level: Level,
   gone: AbortSignal,
   log: Logger,
+  waiting: Waiting = waitingFrom(deps),
 ): Promise<Admission> {
   if (level === 'status') return { ok: true, pass: undefined };
-  const pass = await deps.archiving.admit(deps.settings.limits.upstreamTimeoutMs, log, gone);
+  const pass = await deps.archiving.admit(waiting, log, gone);
   if (pass.ok) return { ok: true, pass };
   if (pass.waited) deps.metrics.rateLimited.inc({ limit: 'archiving_check' });
   return { ok: false, failure: pass.failure };

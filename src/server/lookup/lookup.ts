@@ -23,7 +23,9 @@ import {
   sendRequest,
   takeSlot,
   takeToken,
+  waitingFrom,
 } from './lookup-steps.ts';
+import type { Waiting } from '../archiving/archiving-gate.ts';
 import { type Logger, requestLog } from '../log/log.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import { partsAccepted } from '../answer/multipart-answer.ts';
@@ -122,14 +124,16 @@ async function fetchAndAnswer(
   // Asked of the queue index while the service is asked: a full answer by refId may have no recordId.
   const listed = listedRecordIdFor(deps, { kind: call.kind, id: lookup.id, level });
   const left = leftEarly(call.res);
-  const slot = await takeSlot(deps, call.req, call.identity, left);
+  // One budget for the waits for a turn: the user's slot, then admission.
+  const waiting = waitingFrom(deps, deps.access.rateLimitKey(call.req, call.identity));
+  const slot = await takeSlot(deps, { ...call, level }, left, { waiting });
   if (slot === 'gone') return;
-  if (typeof slot !== 'function') return refuse(call.res, audit, slot);
+  if (typeof slot !== 'function') return refuse(call.res, audit, slot.toldTo(call.identity.role));
   // Support users never get picture parts: their answer is the status level, plain JSON.
   const inParts = level === 'full' && partsAccepted(call.req) ? call.req : undefined;
   // The key that asks: the status-level one for a status-level lookup, else the full one (stripped here after).
   const request: CandidateRequest = { kind: call.kind, id: lookup.id, scope: level === 'status' ? 'status' : 'full' };
-  const sent = await admitAndSend(deps, call, { level, request, log: lookup.log, left }, slot);
+  const sent = await admitAndSend(deps, call, { level, request, log: lookup.log, left, waiting }, slot);
   // Each failure as the user may be told it: the service's own words to compliance users only (api-failure.ts, toldTo).
   const role = call.identity.role;
   if (!('answer' in sent)) return sent.failure && refuse(call.res, audit, sent.failure.toldTo(role));
@@ -179,7 +183,7 @@ async function fetchAndAnswer(
 async function admitAndSend(
   deps: LookupDeps,
   call: LookupCall,
-  request: { level: Level; request: CandidateRequest; log: Logger; left: AbortSignal },
+  request: { level: Level; request: CandidateRequest; log: Logger; left: AbortSignal; waiting: Waiting },
   slot: () => void,
 ): Promise<Sent | { failure: ApiFailure | undefined }> {
   let sent: Sent | undefined;
@@ -187,7 +191,7 @@ async function admitAndSend(
   const sending = new Promise<void>((resolve) => (decided = resolve));
   call.res.once('close', () => void sending.then(() => sent?.over).then(slot));
   try {
-    const admission = await admit(deps, request.level, request.left, request.log);
+    const admission = await admit(deps, request.level, request.left, request.log, request.waiting);
     if (!admission.ok) return { failure: admission.failure };
     // The service is asked for JSON, also when the browser asked for parts (upstream-client.ts).
     sent = sendRequest(deps, request.request, admission.pass, call.res);

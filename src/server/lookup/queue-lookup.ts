@@ -10,7 +10,7 @@ import { answeredOtherOf, reduceToStatusLevel } from '../answer/status-level.ts'
 import type { UpstreamBody } from '../answer/upstream-body.ts';
 import { statedErrorOf } from '../upstream/upstream-failures.ts';
 import { crawlerFullKeyWithheld } from './crawler-full-key.ts';
-import { admit, archivingGate, checkedId, type LookupDeps, levelOf, sendRequest } from './lookup-steps.ts';
+import { admit, archivingGate, checkedId, type LookupDeps, levelOf, sendRequest, waitingFrom } from './lookup-steps.ts';
 
 /** Who the queue index's lookups are audited and slotted under: this server, in a form no username takes. */
 export const QUEUE_INDEX_USER = SERVER_USERS.queueIndex;
@@ -68,10 +68,11 @@ export function serverStatusLookup(deps: LookupDeps, log: Logger, user: string, 
     const waiting = waitUntil(deps);
     if (waiting) return waiting;
     if (!options.fullKeyOnceSafe && (await archivingGate(deps, level, log))) return notAsked;
+    const turn = waitingFrom(deps);
     const release = await deps.upstreamSlots.acquire(user, deps.settings.limits.upstreamTimeoutMs);
     if (!release) return notAsked;
     try {
-      const admission = await admit(deps, level, new AbortController().signal, log);
+      const admission = await admit(deps, level, new AbortController().signal, log, turn);
       // Asked again: the wait may have begun while this check waited for its slot.
       if (!admission.ok) return notAsked;
       const waitingNow = waitUntil(deps);

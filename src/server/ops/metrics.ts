@@ -54,7 +54,7 @@ export interface Metrics {
  * The `limit` label: the per-user limit as a lookup, a page of the applicants list or an export took
  * it (a batch refused for its environment is counted as a batch), the batch budget, or a wait for one
  * of the user's requests to the service that outlasted KYC_TIMEOUT_MS, or a full lookup held back while the
- * first full answer shows whether the key archives after extract (archiving-guard.ts), as long; `audit`: a lead's searches.
+ * first full answer shows whether the key archives after extract (archiving-gate.ts), as long; `audit`: a lead's searches.
  */
 export const LIMITS = ['lookup', 'applicants', 'export', 'batch', 'in_flight', 'archiving_check', 'audit'] as const;
 export type Limit = (typeof LIMITS)[number];
@@ -223,7 +223,8 @@ function refusalMetrics(
       help:
         "Requests refused 429 rate_limited by this server's own limits, by limit: lookup, applicants, export (the per-user " +
         'limit each takes from), presence (announcements per user), batch (the batch budget), in_flight (a wait for a slot at the KYC service that took too long), archiving_check (a full lookup held ' +
-        'back as long while the first shows whether the key archives after extract: refused 503 archiving_check_unavailable).',
+        'back, or waiting for a slot held behind it, while the first shows whether the key archives after extract: refused 503 ' +
+        'archiving_check_unavailable, or 504 upstream_timeout while the service has not begun to answer the first).',
       labelNames: ['limit'],
       registers,
     }),

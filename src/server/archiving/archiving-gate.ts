@@ -1,0 +1,171 @@
+import { ApiFailure } from '../http/api-failure.ts';
+import { secondsOf } from '../upstream/answer-deadline.ts';
+
+/**
+ * A lookup's wait for its turn, all of it (its user's upstream slot, then this gate) within one budget:
+ * from `since` (when it began to wait) to `until` (`limits.upstreamTimeoutMs` later). Before, each wait
+ * had its own, and one lookup waited 15 s for a slot then 15 s here.
+ */
+export interface Waiting {
+  since: number;
+  until: number;
+  /** Whose (the user's rate-limit key): their lookups waiting here hold their upstream slots. */
+  who?: string;
+}
+
+/**
+ * The check's holder's end, exactly once that counts: `opened` (its answer showed the key does not
+ * archive: open for good), or the hand-over to the next one waiting; with `failure`, the service failed it
+ * (no answer, unreachable, an error status, a body that broke off), and every lookup waiting behind it is
+ * told that failure rather than sent into the same. Called again later (the record ended without the
+ * field, then the body whole), it only opens.
+ */
+export interface Hold {
+  /** The service's status line came: it is answering, and the check waits for its record. */
+  answering(): void;
+  done(end: { opened: boolean; failure?: ApiFailure }): void;
+}
+
+/** Not let through: the failure of the check waited behind (`waited` false), or what held it back until its wait ran out. */
+export interface HeldBack {
+  failure: ApiFailure;
+  waited: boolean;
+}
+
+interface Waiter {
+  who: string | undefined;
+  turn(outcome: Hold | HeldBack): void;
+}
+
+/** The holder of a gate that is open: it holds nothing back. */
+export const FREE: Hold = { answering: () => {}, done: () => {} };
+
+/**
+ * Failures of the service, not of the candidate asked for: the lookups behind the check would meet the
+ * same. Another (`not_found`, a record too large) says nothing of the service: the next one checks.
+ */
+const OF_THE_SERVICE: ReadonlySet<string> = new Set([
+  'upstream_timeout',
+  'upstream_unreachable',
+  'upstream_error',
+  'upstream_unauthorized',
+  'upstream_misconfigured',
+  'upstream_redirected',
+  'upstream_rate_limited',
+  'server_busy',
+]);
+
+/**
+ * One full-level request at a time, in this process, until one of them shows the key does not archive,
+ * first come first served. `enter` gives the holder's Hold at once or in its turn, or why not: the
+ * failure of the check it waited behind, or, its wait over (`Waiting.until`), what holds it back
+ * (`heldBack`); `gone` when the browser left while waiting.
+ */
+export function createGate(now: () => number = Date.now) {
+  let open = false;
+  // The check under way: since when, and whether the service has begun to answer it.
+  let check: { since: number; answering: boolean } | undefined;
+  // The last check the service failed, and when: a lookup waiting since before then is told so.
+  let failed: { failure: ApiFailure; at: number } | undefined;
+  const waiters: Waiter[] = [];
+
+  const holdFor = (): Hold => {
+    check = { since: now(), answering: false };
+    const held = check;
+    let ended = false;
+    return {
+      answering() {
+        held.answering = true;
+      },
+      done({ opened, failure }) {
+        open ||= opened;
+        // Ended already (the record without the field): a body read whole later only opens.
+        if (ended) {
+          if (open) letAllThrough();
+          return;
+        }
+        ended = true;
+        check = undefined;
+        if (failure && OF_THE_SERVICE.has(failure.code) && !open) {
+          failed = { failure, at: now() };
+          for (const waiter of waiters.splice(0)) waiter.turn({ failure, waited: false });
+        } else if (open) letAllThrough();
+        else {
+          const next = waiters.shift();
+          if (next) next.turn(holdFor());
+        }
+      },
+    };
+  };
+  const letAllThrough = () => {
+    for (const waiter of waiters.splice(0)) waiter.turn(FREE);
+  };
+
+  const gate = {
+    isOpen: () => open,
+    /**
+     * Why a full lookup waiting since `since` is held back now: the check it waited behind failed, or is
+     * under way; undefined: neither. With `who`, only when lookups of theirs wait here (holding their
+     * slots): a user's slots held by their lookups at the service are not the check's doing.
+     */
+    heldBack(since: number, who?: string): ApiFailure | undefined {
+      if (open) return undefined;
+      if (failed && failed.at > since) return failed.failure;
+      if (!check || (who !== undefined && !waiters.some((waiter) => waiter.who === who))) return undefined;
+      const waited = now() - since;
+      return check.answering ? checking(waited) : notAnswered(waited, now() - check.since);
+    },
+    enter(waiting: Waiting, gone?: AbortSignal): Promise<Hold | HeldBack | 'gone'> {
+      if (open) return Promise.resolve(FREE);
+      if (failed && failed.at > waiting.since) return Promise.resolve({ failure: failed.failure, waited: false });
+      if (!check) return Promise.resolve(holdFor());
+      if (gone?.aborted) return Promise.resolve('gone');
+      return new Promise((resolve) => {
+        const stop = () => {
+          clearTimeout(timer);
+          gone?.removeEventListener('abort', left);
+          const index = waiters.indexOf(waiter);
+          if (index !== -1) waiters.splice(index, 1);
+        };
+        const left = () => {
+          stop();
+          resolve('gone');
+        };
+        const late = () => {
+          stop();
+          resolve({ failure: gate.heldBack(waiting.since) ?? checking(now() - waiting.since), waited: true });
+        };
+        const waiter: Waiter = {
+          who: waiting.who,
+          turn: (outcome) => {
+            stop();
+            resolve(outcome);
+          },
+        };
+        const timer = setTimeout(late, Math.max(0, waiting.until - now()));
+        gone?.addEventListener('abort', left, { once: true });
+        waiters.push(waiter);
+      });
+    },
+  };
+  return gate;
+}
+
+/**
+ * The check's answer is coming, and this lookup's wait ran out before it showed whether the key archives.
+ * Not `rate_limited`: the user did nothing too often (Retry-After: the code's 5 s).
+ */
+function checking(waitedMs: number): ApiFailure {
+  return new ApiFailure(
+    'archiving_check_unavailable',
+    `The KYC service is still sending its answer to another full lookup, the one that shows whether this server's API key deletes identity data ("archive after extract"). Until one answer has shown it, full lookups go one at a time: this one waited ${secondsOf(waitedMs)} s for it and was not sent to the KYC service. Try again in a moment.`,
+  );
+}
+
+/** The service has not begun to answer the check, and this lookup's wait ran out: the service is slow or away, and says so. */
+function notAnswered(waitedMs: number, askedMs: number): ApiFailure {
+  return new ApiFailure(
+    'upstream_timeout',
+    `The KYC service has not answered another full lookup, sent ${secondsOf(askedMs)} s ago, that must first show whether this server's API key deletes identity data ("archive after extract"). This one waited ${secondsOf(waitedMs)} s for it and was not sent.`,
+  );
+}
