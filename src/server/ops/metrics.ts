@@ -223,8 +223,7 @@ function refusalMetrics(
       help:
         "Requests refused 429 rate_limited by this server's own limits, by limit: lookup, applicants, export (the per-user " +
         'limit each takes from), presence (announcements per user), batch (the batch budget), in_flight (a wait for a slot at the KYC service that took too long), archiving_check (a full lookup held ' +
-        'back, or waiting for a slot held behind it, while the first shows whether the key archives after extract: refused 503 ' +
-        'archiving_check_unavailable, or 504 upstream_timeout while the service has not begun to answer the first).',
+        'back, or waiting for a slot held behind it, while the first shows whether the key archives after extract: refused 503 archiving_check_unavailable, or 504 upstream_timeout while the service has not begun to answer the first).',
       labelNames: ['limit'],
       registers,
     }),
