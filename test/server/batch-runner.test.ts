@@ -64,24 +64,29 @@ describe('runBatch', () => {
     expect([...rec.results.values()].every((r) => r.ok)).toBe(true);
   });
 
-  it('backs off exponentially without Retry-After, cuts long waits, and gives up on an id after the last try', async () => {
+  it('backs off exponentially without Retry-After, cuts long waits, and gives up once the service limited it for maxLimitedSeconds', async () => {
     let clock = 0;
     const rec = recorder();
+    const stops: number[] = [];
     await runBatch({
-      count: 1,
-      concurrency: 4,
-      maxAttempts: 4,
+      count: 3,
+      concurrency: 1,
+      maxLimitedSeconds: 10,
       maxWaitSeconds: 3,
       signal: new AbortController().signal,
       ...rec,
+      onStop: (_result, inARow) => stops.push(inARow),
       now: () => clock,
       sleep: async (ms) => {
         clock += ms;
       },
       lookup: async () => ({ ok: false, code: 'upstream_rate_limited', message: 'slow down' }),
     });
-    expect(rec.waits).toEqual([1, 2, 3]);
-    expect(rec.results.get(0)).toMatchObject({ ok: false, code: 'upstream_rate_limited' });
+    // 429s at 0, 1, 3, 6 and 9 s: the next try, at 12 s, would be past the 10 s.
+    expect(rec.waits).toEqual([1, 2, 3, 3]);
+    expect(clock).toBe(9000);
+    expect([...rec.results.entries()]).toEqual([[0, expect.objectContaining({ ok: false, code: 'upstream_rate_limited' })]]);
+    expect(stops).toEqual([5]);
   });
 
   it('reports other failures at once, as the row of that id', async () => {

@@ -61,6 +61,8 @@ export const batchFailedSchema = z.object({
   ok: z.literal(false),
   code: z.enum(API_ERROR_CODES),
   message: z.string(),
+  /** The service's wait, when the row failed for its 429 (`upstream_rate_limited`): the page offers Retry once it is over. */
+  retryAfterSeconds: z.optional(z.number()),
 });
 
 /**
@@ -74,6 +76,7 @@ export const batchWaitSchema = z.object({ type: z.literal('wait'), seconds: z.nu
 
 /**
  * The batch stopped early: this many lookups in a row failed because the service could not be reached,
+ * or the service answered this many 429s in a row for as long as its longest wait (`upstream_rate_limited`),
  * so nothing more was started; the ids without a row were not looked up. Then `done`.
  */
 export const batchStoppedSchema = z.object({

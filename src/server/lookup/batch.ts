@@ -5,7 +5,7 @@ import { invalidIdsLine, refusedBatchLine, requestLine } from '../audit/audit-li
 import type { AccessControl } from '../auth/access-control.ts';
 import { type FoundRow, lookupRowAsSearched } from './batch-row.ts';
 import type { LookupDeps } from './lookup-steps.ts';
-import { type BatchClock, runBatch } from './batch-runner.ts';
+import { type BatchClock, type OneResult, runBatch } from './batch-runner.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { methodNotAllowed, STORE_UNAVAILABLE, sendFailure } from '../http/http-reply.ts';
 import { readJsonBody } from '../http/request-body.ts';
@@ -96,7 +96,7 @@ export async function batchRoute(deps: LookupDeps, batch: BatchDeps, call: Signe
       for (const index of places.get(distinct[n]!)!) {
         answered++;
         if (result.ok) found++;
-        write(result.ok ? { ...result.row, index } : { type: 'row', index, ok: false, code: result.code, message: result.message });
+        write(result.ok ? { ...result.row, index } : failedRow(index, result));
       }
     },
     onWait: (seconds) => write({ type: 'wait', seconds }),
@@ -111,6 +111,12 @@ export async function batchRoute(deps: LookupDeps, batch: BatchDeps, call: Signe
   if (stop) write({ ...stop, notLookedUp: ids.length - answered });
   write({ type: 'done', found, failed: answered - found });
   res.end();
+}
+
+/** A failed row's line: with the service's wait when it failed for its 429, so that the page offers Retry once it is over. */
+function failedRow(index: number, { code, message, retryAfterSeconds }: Extract<OneResult<FoundRow>, { ok: false }>): BatchEvent {
+  const wait = code === 'upstream_rate_limited' && retryAfterSeconds !== undefined ? { retryAfterSeconds } : {};
+  return { type: 'row', index, ok: false, code, message, ...wait };
 }
 
 /** Each id once, in the order it first came, with every place of the request it holds. */
