@@ -23,8 +23,9 @@ export function BatchProgress({ state, onRetry, onLookUpFirst }: { state: BatchS
   // Refused with a wait (the batch budget): said with its number counted down, and Retry held until then.
   const refused = state.phase === 'failed' ? state.refused : undefined;
   const part = offered && offeredPart(state, offered);
-  // No room in the budget for the part offered (the last answer said what was left): held until it is whole again.
-  const roomAt = part && !refused ? budgetWait(state, part.size) : undefined;
+  // No room in the budget for the part offered (the last answer said what was left), or rows the service
+  // limited whose wait is not over: held until then.
+  const roomAt = part && !refused ? latest(budgetWait(state, part.size), limitedWait(state)) : undefined;
   const waiting = useWaiting(refused?.retryAt ?? roomAt);
   return (
     <div className="space-y-2">
@@ -131,12 +132,20 @@ function budgetWait(state: BatchState, size: number): Date | undefined {
   return budget && budget.idsLeft < size ? budget.wholeAt : undefined;
 }
 
+/** When the service's wait ends, if rows left were refused with its 429 and it is not over. */
+function limitedWait(state: BatchState): Date | undefined {
+  return leftCounts(state).limited > 0 ? state.limitedUntil : undefined;
+}
+
+const latest = (a: Date | undefined, b: Date | undefined) => (a && b ? (a > b ? a : b) : (a ?? b));
+
 /** "8 ids left: 5 could not reach the service and 3 were not looked up", the parts that are not zero. */
 function leftText(state: BatchState, waiting = false): string {
-  const { left, notLookedUp, unreachable, heldBack } = leftCounts(state);
+  const { left, notLookedUp, unreachable, heldBack, limited } = leftCounts(state);
   if (left === 0) return 'Nothing is left to look up.';
   const parts = [
     unreachable > 0 && `${unreachable} could not reach the KYC service`,
+    limited > 0 && `${limited} ${limited === 1 ? 'was' : 'were'} refused by the KYC service's limit (HTTP 429)`,
     heldBack > 0 &&
       `${heldBack} ${heldBack === 1 ? 'was' : 'were'} held back by this server, no fault of the ${heldBack === 1 ? 'id' : 'ids'}`,
     notLookedUp > 0 && `${notLookedUp} ${notLookedUp === 1 ? 'was' : 'were'} not looked up`,
@@ -171,9 +180,13 @@ function outcomeText(state: BatchState, counts: string, waiting: boolean): strin
     return `${problem} ${leftText(state, waiting)}`;
   }
   if (state.phase === 'stopped' && state.stop) {
-    const { inARow, message } = state.stop;
+    const { inARow, message, code } = state.stop;
     // The rows may show more failures than the rule's count: the lookups already under way when it was reached end too.
-    return `Stopped: ${message} No more lookups were started once ${inARow} in a row had failed. ${leftText(state, waiting)}`;
+    const why =
+      code === 'upstream_rate_limited'
+        ? `No more lookups were started: the KYC service had refused ${inARow} in a row for 5 minutes.`
+        : `No more lookups were started once ${inARow} in a row had failed.`;
+    return `Stopped: ${message} ${why} ${leftText(state, waiting)}`;
   }
   return '';
 }

@@ -40,8 +40,10 @@ export interface BatchState {
    * room (a refusal gives back only the id it took), so it is kept for the next list too.
    */
   budget?: { idsLeft: number; wholeAt: Date };
-  /** The server stopped the batch: this many lookups in a row found the service unreachable. */
+  /** The server stopped the batch: this many lookups in a row found the service unreachable (or limited for too long). */
   stop?: Omit<Extract<BatchEvent, { type: 'stopped' }>, 'type'>;
+  /** When the service's wait ends that its rows refused with 429 (`upstream_rate_limited`) said (this browser's clock): Retry is held until then. */
+  limitedUntil?: Date;
 }
 
 export interface BatchPause {
@@ -70,13 +72,23 @@ export function batchLines(state: BatchState): BatchLine[] {
  */
 const HELD_BACK_CODES: ReadonlySet<string> = new Set(['rate_limited', 'server_busy', 'archiving_check_unavailable']);
 
-/** The rows left to look up: those not looked up yet, those the service could not answer, those this server held back. */
-export function leftCounts(state: BatchState): { left: number; notLookedUp: number; unreachable: number; heldBack: number } {
+/** Rows the service refused with its 429 for as long as the batch tries: nothing is wrong with their ids either, and they can be asked once its wait is over. */
+const LIMITED_CODES: ReadonlySet<string> = new Set(['upstream_rate_limited']);
+
+/** The rows left to look up: those not looked up yet, those the service could not answer or limited, those this server held back. */
+export function leftCounts(state: BatchState): {
+  left: number;
+  notLookedUp: number;
+  unreachable: number;
+  heldBack: number;
+  limited: number;
+} {
   const left = rowsToRetry(state);
   const failedWith = (codes: ReadonlySet<string>) =>
     left.filter((index) => codeOf(state.rows[index]) && codes.has(codeOf(state.rows[index])!)).length;
   const notLookedUp = left.filter((index) => !state.rows[index]).length;
-  return { left: left.length, notLookedUp, unreachable: failedWith(UNREACHABLE_CODES), heldBack: failedWith(HELD_BACK_CODES) };
+  const [unreachable, heldBack, limited] = [UNREACHABLE_CODES, HELD_BACK_CODES, LIMITED_CODES].map(failedWith) as [number, number, number];
+  return { left: left.length, notLookedUp, unreachable, heldBack, limited };
 }
 
 const codeOf = (row: BatchRow | undefined) => (row && !row.ok ? row.code : undefined);
@@ -92,12 +104,20 @@ const refusedAgain = (error: ApiError) =>
   error.code !== 'unauthenticated' &&
   ![408, 429].includes(error.status);
 
-/** The rows Retry looks up again: those not looked up, those the service could not answer, those this server held back. */
+/** The rows Retry looks up again: those not looked up, those the service could not answer or limited, those this server held back. */
 export function rowsToRetry(state: BatchState): number[] {
   return state.ids.flatMap((_, index) => {
     const code = codeOf(state.rows[index]);
-    return !state.rows[index] || (code && (UNREACHABLE_CODES.has(code) || HELD_BACK_CODES.has(code))) ? [index] : [];
+    const again = code && (UNREACHABLE_CODES.has(code) || HELD_BACK_CODES.has(code) || LIMITED_CODES.has(code));
+    return !state.rows[index] || again ? [index] : [];
   });
+}
+
+/** The end of the service's wait a row refused with its 429 says, if later than the one known. */
+function limitedUntil(s: BatchState, row: BatchRow): Date | undefined {
+  if (row.ok || row.code !== 'upstream_rate_limited' || row.retryAfterSeconds === undefined) return s.limitedUntil;
+  const until = Date.now() + row.retryAfterSeconds * 1000;
+  return s.limitedUntil && s.limitedUntil.getTime() >= until ? s.limitedUntil : new Date(until);
 }
 
 /** An event of a request for the rows at `places` applied to the batch's state (its index is the request's). */
@@ -118,7 +138,7 @@ function applyEvent(s: BatchState, event: BatchEvent | BudgetEvent, places: numb
   rows[place] = { ...event, index: place };
   // A row that was under way when the pause began does not end it: the pause lasts as long as it said.
   const pause = s.pause && s.pause.until.getTime() > Date.now() ? s.pause : undefined;
-  return { ...s, rows, done: s.done + 1, pause };
+  return { ...s, rows, done: s.done + 1, pause, limitedUntil: limitedUntil(s, event) };
 }
 
 /** The batch's state once its request failed with `error`. */
@@ -203,6 +223,7 @@ export function useBatch(environment: string | undefined, initial?: BatchState) 
         phase: 'running',
         stop: undefined,
         pause: undefined,
+        limitedUntil: undefined,
         problem: undefined,
         problemCode: undefined,
         refused: undefined,
