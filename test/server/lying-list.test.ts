@@ -126,7 +126,8 @@ describe('attack: a list that ignores limit (5 000 a page where 100 were asked)'
     );
     await app.crawl();
     // Before: asked at 0, 100, 200… 1900, each page learning its 500 (4 times over the list).
-    expect([...new Set(asked)].sort((a, b) => a - b)).toEqual([0, 500, 1000, 1500]);
+    // 2000 too: a full page that ends at the total has the next one read (a total may be low), which is empty.
+    expect([...new Set(asked)].sort((a, b) => a - b)).toEqual([0, 500, 1000, 1500, 2000]);
     const queue = JSON.parse((await app.get('/api/applicants?status=waiting&limit=50', COMPLIANCE)).body);
     expect(queue.data.total).toBe(2000);
   });

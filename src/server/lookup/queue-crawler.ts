@@ -234,8 +234,8 @@ async function readWholeTab(options: ReadOptions): Promise<void> {
     await save(tab, progress);
   });
   if (ended !== 'read') return ended && failed(options, ended, progress);
-  // A list that gives no total had as many as were read.
-  const listed = first.total === undefined ? (progress.read ?? 0) : (progress.listed ?? 0);
+  // A list that gives no total had as many as were read; one whose total was low, at least as many.
+  const listed = first.total === undefined ? (progress.read ?? 0) : Math.max(progress.listed ?? 0, progress.read ?? 0);
   const done: TabCrawl = {
     asOf: clock.now(),
     listed,
