@@ -62,6 +62,8 @@ export function stubApi(
     applicants?: Applicant[];
     /** Each tab's extras in the applicants' answers (its SLA, over-SLA count…). */
     queueExtras?: QueueExtras;
+    /** The tabs the index has never read whole and knows none of: counted `unread`. */
+    queueUnread?: string[];
     activity?: ActivityAnswer | (() => Response);
   } = {},
 ) {
@@ -81,7 +83,10 @@ export function stubApi(
       return json(typeof options.meta === 'function' ? options.meta(url) : (options.meta ?? testMeta()));
     }
     if (options.applicants && url.startsWith('/api/applicants'))
-      return applicantsAnswer(new URL(url, 'http://test'), options.applicants, { extra: options.queueExtras });
+      return applicantsAnswer(new URL(url, 'http://test'), options.applicants, {
+        extra: options.queueExtras,
+        unread: options.queueUnread,
+      });
     // Presence: answered with the candidate's rooms, as the server makes them (testRooms stands in for its keyed hash).
     if (url === '/api/presence') {
       const { candidate } = JSON.parse(String(init?.body)) as { candidate: { refId: string | null; recordId: string | null } | null };
@@ -138,7 +143,7 @@ export type QueueExtras = Record<
 export function applicantsAnswer(
   url: URL,
   applicants: Applicant[],
-  options: { extra?: QueueExtras; refused?: string[]; unavailable?: string[] } = {},
+  options: { extra?: QueueExtras; refused?: string[]; unavailable?: string[]; unread?: string[] | undefined } = {},
 ): Response {
   const status = url.searchParams.get('status') ?? '';
   const refused = options.refused ?? [];
@@ -154,7 +159,9 @@ export function applicantsAnswer(
   if (!withCounts) return json({ status: 'success', data });
   const tabs = ['all', ...APPLICANT_FILTERS];
   const missing = [...refused, ...(options.unavailable ?? [])];
-  const counts = Object.fromEntries(tabs.map((tab) => [tab, missing.includes(tab) ? 'unavailable' : matching(tab).length]));
+  const countOf = (tab: string) =>
+    missing.includes(tab) ? 'unavailable' : options.unread?.includes(tab) ? 'unread' : matching(tab).length;
+  const counts = Object.fromEntries(tabs.map((tab) => [tab, countOf(tab)]));
   const overSlaByTab = Object.fromEntries(
     tabs.flatMap((tab) => (options.extra?.[tab]?.overSla === undefined ? [] : [[tab, options.extra[tab].overSla]])),
   );

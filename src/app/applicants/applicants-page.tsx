@@ -16,6 +16,7 @@ import { ApplicantsTable, Paging } from './applicants-table.tsx';
 import { overSlaOf, QUEUE_TABS, QueueTabs, tabKey } from './applicants-tabs.tsx';
 import { type QueueLocation, queueHref, readQueueLocation } from './queue-location.ts';
 import { QueueError, QueueFreshness, QueueNotOffered, QueueOrderNote, QueueSkeleton, RefusedFiltersNote } from './queue-states.tsx';
+import { listLimitText } from './queue-limit.ts';
 import { statusInfo } from '../../kyc/contract/status.ts';
 import { seesCertificateOutcomes } from '../../kyc/contract/roles.ts';
 import { useQueue } from './use-queue.ts';
@@ -186,7 +187,7 @@ function QueuePanel({
         filter={filter}
         page={page}
         hrefOf={hrefOf}
-        crawling={list.data.index?.crawling === true}
+        crawling={list.data.index?.crawling === true && (listLimitText(list.data.index) ?? true)}
         withheld={list.data.index?.error?.withheld === true}
         filtered={filtered}
       />
@@ -268,8 +269,8 @@ function EmptyPage({
   filter: ApplicantFilter | undefined;
   page: number;
   hrefOf: HrefOf;
-  /** The list was never read whole yet: none known is not none there. */
-  crawling: boolean;
+  /** The list was never read whole yet: none known is not none there (a text: the service limits its reads). */
+  crawling: boolean | string;
   /** Nor is it read, to keep identity data (QueueFreshness says why). */
   withheld: boolean;
 }) {
@@ -279,7 +280,7 @@ function EmptyPage({
         {crawling && withheld
           ? 'None known: the KYC service’s list is not read (above, why), and no candidate of this tab was looked up here.'
           : crawling
-            ? 'None read yet: the KYC service’s list is still being read. Refresh in a moment.'
+            ? `None read yet: ${typeof crawling === 'string' ? crawling : 'the KYC service’s list is still being read. Refresh in a moment.'}`
             : (filtered ?? emptyText(filter))}
       </Card>
     );

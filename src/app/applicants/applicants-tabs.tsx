@@ -18,7 +18,7 @@ export const QUEUE_TABS: readonly QueueTab[] = [
 export const tabKey = (filter: ApplicantFilter | undefined) => filter ?? 'all';
 
 /** A count, or why there is none yet. */
-export type TabCount = number | 'loading' | 'unavailable';
+export type TabCount = number | 'loading' | 'unavailable' | 'unread';
 
 /** How many are over the SLA: a plain number is exact; `partial`, only the known dates counted (at least that many). */
 export type OverSla = number | { count: number; partial: boolean };
@@ -165,6 +165,14 @@ function TabCountBadge({ count, selected }: { count: TabCount; selected: boolean
     return (
       <span className={cn('rounded-full px-2 py-0.5 text-xs', style)} aria-hidden="true">
         …
+      </span>
+    );
+  }
+  if (count === 'unread') {
+    return (
+      <span className={cn('rounded-full px-2 py-0.5 text-xs', style)} title="Not read from the KYC service yet." data-count="unread">
+        <span aria-hidden="true">…</span>
+        <span className="sr-only">(not read yet)</span>
       </span>
     );
   }

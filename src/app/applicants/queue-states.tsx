@@ -10,6 +10,7 @@ import type { ApplicantFilter, QueueIndexState, QueueOrder, QueueTabKey } from '
 import { queueRereadMs } from '../../kyc/contract/queue-reread.ts';
 import { isUndatedStatus, statusInfo, UNDATED_STATUSES } from '../../kyc/contract/status.ts';
 import { formatAge } from '../../kyc/view/time.ts';
+import { listLimitText } from './queue-limit.ts';
 import { useNow } from '../ui/use-now.ts';
 import type { QueueTab } from './applicants-tabs.tsx';
 
@@ -196,6 +197,7 @@ export function QueueFreshness({
   return (
     <p className="text-xs text-slate-600" data-testid="queue-freshness" data-crawling={index.crawling ? 'true' : undefined}>
       {text}
+      {index.limited && <span className="text-amber-900"> {listLimitText(index)}</span>}
       {index.error && (
         <span className="text-amber-900">
           {index.error.withheld ? ' ' : ' The last read of the list failed: '}

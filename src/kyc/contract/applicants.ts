@@ -130,7 +130,8 @@ export type QueueTabKey = (typeof QUEUE_TAB_KEYS)[number];
 export const queueTabKey = (filter: ApplicantFilter | undefined): QueueTabKey => filter ?? 'all';
 
 const tabKeySchema = z.enum(QUEUE_TAB_KEYS);
-const tabCountSchema = z.union([z.int().check(z.nonnegative()), z.literal('unavailable')]);
+/** `unavailable`: its read failed; `unread`: never read whole yet, with nothing known (no claim that it holds none). */
+const tabCountSchema = z.union([z.int().check(z.nonnegative()), z.literal('unavailable'), z.literal('unread')]);
 const queueCountsShape = {
   counts: z.optional(z.partialRecord(tabKeySchema, tabCountSchema)),
   /** Per tab, how many of its candidates are over the SLA, where known. */
@@ -161,6 +162,8 @@ export const queueIndexStateSchema = z.object({
   undated: z.optional(z.int().check(z.positive())),
   /** `withheld`: nothing was asked, to keep identity data (the list would be read with a key that may delete it). */
   error: z.optional(z.object({ message: z.string(), at: z.string(), withheld: z.optional(z.literal(true)) })),
+  /** The service answered the crawler's list 429: no page of it is asked before `until`. */
+  limited: z.optional(z.object({ until: z.string() })),
 });
 export type QueueIndexState = z.infer<typeof queueIndexStateSchema>;
 

@@ -10,6 +10,8 @@ export interface PageReading {
   fetchPage: (filter: ApplicantFilter | undefined, skip: number, signal?: AbortSignal) => Promise<ListPage>;
   pool: CrawlPool;
   signal: AbortSignal;
+  /** The service answered a page 429: told at once, with when the next try goes (not after the tries ran out). */
+  limited?: (until: number) => Promise<void>;
 }
 
 /** Tries of one page before the tab's read counts as failed. */
@@ -234,6 +236,7 @@ export async function pageOf(options: PageReading, filter: ApplicantFilter | und
       return page;
     });
     if (!last || last.ok || last.upstreamStatus === 400 || last.upstreamStatus === 404) return last;
+    if (last.upstreamStatus === 429) await options.limited?.(options.pool.restUntil('page'));
   }
   return last;
 }

@@ -102,6 +102,11 @@ export class CrawlPool {
     rest.until = Math.max(now, this.options.pausedUntil(OPERATION[priority])) + step * (1 - Math.random() / 2);
   }
 
+  /** When the next of these jobs may be sent: past the service's wait and the crawler's rest. */
+  restUntil(priority: Priority): number {
+    return Math.max(this.options.pausedUntil(OPERATION[priority]), this.rests[priority].until);
+  }
+
   /** The service answered one of these jobs: the next 429 starts from the shortest rest again. */
   answered(priority: Priority): void {
     this.rests[priority].inARow = 0;

@@ -20,6 +20,8 @@ export interface TabCrawl {
   idless?: Idless[];
   /** The last read's failure, as the view would have answered it. */
   error?: { code: ApiErrorCode; message: string; at: number; upstreamStatus: number | null };
+  /** The service answered a page of this read 429: the next is asked at this time (ms), not after three tries. */
+  limitedUntil?: number;
   /** The service does not offer this filter (an undocumented one it answered 400 or 404). */
   refused?: true;
 }
@@ -28,6 +30,15 @@ export type CrawlTab = ApplicantFilter | 'all';
 export const CRAWL_TABS: readonly CrawlTab[] = [...APPLICANT_FILTERS, 'all'];
 
 export const crawlField = (tab: CrawlTab) => `tab:${tab}`;
+
+/**
+ * A view's `limited`: until when the service's list is limited (its last 429 to any tab's read, still to
+ * come). The list is one operation: every tab's read waits for it, the one open or those queued behind.
+ */
+export function limitedState(crawl: Partial<Record<CrawlTab, TabCrawl>>, now: number): { limited?: { until: string } } {
+  const until = Math.max(0, ...CRAWL_TABS.map((tab) => crawl[tab]?.limitedUntil ?? 0));
+  return until > now ? { limited: { until: new Date(until).toISOString() } } : {};
+}
 
 /** The crawl state of every tab from the store's fields; a field that does not read is as if absent. */
 export function readCrawlState(meta: Record<string, string>): Partial<Record<CrawlTab, TabCrawl>> {

@@ -197,7 +197,9 @@ async function readWholeTab(options: ReadOptions): Promise<void> {
   const { tab, before, save, clock, index, environment } = options;
   const filter = tab === 'all' ? undefined : tab;
   const started = clock.now();
-  const progress: TabCrawl = { ...before, started, read: 0, ...(before?.listed === undefined ? {} : { listed: before.listed }) };
+  const { limitedUntil: _limited, ...kept } = before ?? {};
+  const progress: TabCrawl = { ...kept, started, read: 0, ...(before?.listed === undefined ? {} : { listed: before.listed }) };
+  const reading = { ...options, limited: (until: number) => save(tab, { ...progress, limitedUntil: until }) };
   const seen = new Set<string>();
   let skipped: TabCrawl['skipped'];
   let idless: TabCrawl['idless'];
@@ -214,7 +216,7 @@ async function readWholeTab(options: ReadOptions): Promise<void> {
     progress.read = (progress.read ?? 0) + page.served;
     if (page.total !== undefined) progress.listed = Math.max(progress.listed ?? 0, page.total);
   };
-  const first = await pageOf(options, filter, 0);
+  const first = await pageOf(reading, filter, 0);
   if (!first) return;
   if (!first.ok) return failed(options, first, progress);
   await learn(first, 0);
@@ -229,7 +231,7 @@ async function readWholeTab(options: ReadOptions): Promise<void> {
     });
   }
   await save(tab, progress);
-  const ended = await restOfTab(options, filter, first, async (page, skip) => {
+  const ended = await restOfTab(reading, filter, first, async (page, skip) => {
     await learn(page, skip);
     await save(tab, progress);
   });

@@ -18,7 +18,7 @@ import { isUndatedStatus } from '../../kyc/contract/status.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { type IndexEntry, NEWEST_FIRST_GROUPS, QUEUE_GROUPS, type QueueGroup, type SetName } from '../state/queue-entry.ts';
 import type { CountQuery, QueueIndexStore, RangeQuery } from '../state/queue-index-store.ts';
-import { type CrawlTab, readCrawlState, type TabCrawl } from './queue-crawl-state.ts';
+import { type CrawlTab, limitedState, readCrawlState, type TabCrawl } from './queue-crawl-state.ts';
 
 /**
  * A view of the queue (issue 32), read from the index and never from the service: a page by rank of the
@@ -115,7 +115,7 @@ export async function readView(store: QueueIndexStore, environment: string, requ
       ? { only: [...(query.overSla ? ['overSla' as const] : []), ...(query.attention ? ['attention' as const] : [])] }
       : {}),
     ...(query.counts ? tabCounts(request, counts, crawl, refused, cutoff) : {}),
-    index: indexState(request.now, tabState, counts, query.status, datable),
+    index: { ...indexState(request.now, tabState, counts, query.status, datable), ...limitedState(crawl, request.now) },
   };
   return { ok: true, data };
 }
@@ -231,7 +231,8 @@ function tabCounts(
     // The candidates the index holds, and those the service listed without an id: both are the tab's.
     const size = sum(groupsOf(tab).map((group) => counts.at(`z:${group}`) + counts.at(`u:${group}`))) + sum(idless.map((one) => one.count));
     const failed = (state.error && state.asOf === undefined && size === 0) || (tab !== undefined && refused.includes(tab));
-    view.counts[key] = failed ? 'unavailable' : size;
+    // Never read whole, nothing known: not read yet, never 0 (a lead read 0 as "nothing in review").
+    view.counts[key] = failed ? 'unavailable' : state.asOf === undefined && size === 0 ? 'unread' : size;
     attention[key] = sum(groupsOf(tab).map((group) => counts.at(`x:${group}`)));
     if (cutoff === undefined || !tab || !AGE_ORDERED_FILTERS.includes(tab) || failed) continue;
     const noId = idlessOver(idless, cutoff);
