@@ -332,6 +332,24 @@ test.describe('on a phone, the header folds', () => {
       .poll(async () => ((await selected.boundingBox())?.x ?? -1) + ((await selected.boundingBox())?.width ?? 0))
       .toBeLessThanOrEqual(390);
     await screenshot(page, 'phone-queue-tabs');
+
+    // Swiped back to the first tab, the line stays there when a count changes (a live update's, here a
+    // refresh's answer with one more in All): it scrolled back to the selected tab at every change.
+    await tablist.evaluate((line) => {
+      line.scrollLeft = 0;
+    });
+    await page.route(/\/api\/applicants(\?|$)/, async (route) => {
+      const response = await route.fetch();
+      const body = await response.json();
+      const view = body.data ?? body;
+      if (typeof view.counts?.all === 'number') view.counts.all += 1;
+      await route.fulfill({ response, json: body });
+    });
+    const all = tabs.first().locator('[data-count]');
+    const before = Number(await all.getAttribute('data-count'));
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await expect(all).toHaveAttribute('data-count', String(before + 1));
+    expect(await tablist.evaluate((line) => line.scrollLeft)).toBe(0);
   });
 
   test('a candidate opened from the queue starts at its top, not where the queue was scrolled', async ({ page }) => {

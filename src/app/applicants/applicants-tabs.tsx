@@ -120,15 +120,25 @@ export function QueueTabs({
   );
 }
 
-/** The line scrolled (not the page) so that the selected tab is in it: on a phone it may be past the screen's edge. */
+/**
+ * The line scrolled (not the page) so that the selected tab is in it: on a phone it may be past the screen's
+ * edge. Again as the counts come (the tabs' widths change), but not once the user has moved the line: a
+ * count that changes later (a live update) scrolled it back to the selected tab under their finger.
+ */
 function useSelectedInView(selected: string, widths: string) {
   const list = useRef<HTMLDivElement>(null);
+  // Where this hook last left the line, and for which tab.
+  const left = useRef<{ selected: string; at: number }>(undefined);
   useEffect(() => {
     const line = list.current;
     const tab = line?.querySelector<HTMLElement>(`[data-tab="${selected}"]`);
     // `widths`: the counts the tabs say, none yet while they load.
-    if (!line || !tab || widths === '' || line.scrollWidth <= line.clientWidth) return;
-    line.scrollLeft = tab.offsetLeft - line.offsetLeft - (line.clientWidth - tab.offsetWidth) / 2;
+    if (!line || !tab || widths === '') return;
+    if (left.current?.selected === selected && line.scrollLeft !== left.current.at) return;
+    if (line.scrollWidth > line.clientWidth) {
+      line.scrollLeft = tab.offsetLeft - line.offsetLeft - (line.clientWidth - tab.offsetWidth) / 2;
+    }
+    left.current = { selected, at: line.scrollLeft };
   }, [selected, widths]);
   return list;
 }
