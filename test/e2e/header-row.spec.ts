@@ -78,5 +78,17 @@ test('at 1024 px Menu opens the toggles and the user within the screen, over the
   await expect(mask).toHaveAttribute('aria-pressed', 'true');
   await menu.click();
   await expect(mask).toBeHidden();
+
+  // From the keyboard: Tab from Menu goes into what it opened (it left the header for the page), and Escape
+  // closes it with focus back on Menu (nothing but Menu closed it).
+  await menu.focus();
+  await page.keyboard.press('Enter');
+  await expect(menu).toHaveAttribute('aria-expanded', 'true');
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: /^Notifications/ })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(menu).toHaveAttribute('aria-expanded', 'false');
+  await expect(menu).toBeFocused();
+  await expect(mask).toBeHidden();
   await context.close();
 });

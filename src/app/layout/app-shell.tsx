@@ -8,7 +8,16 @@ import { EnvironmentControl, environmentEdgeClass, toneOf } from '../environment
 import { useEnvironment } from '../environment/use-environment.ts';
 import { LookupForm } from '../lookup/lookup-form.tsx';
 import { useFocusRescue } from './focus-rescue.ts';
-import { FOLDED_OPEN, type HeaderPanel, MENU_PANEL, PanelButton, SEARCH_PANEL, toggleClass, useHeaderPanel } from './header-panels.tsx';
+import {
+  FOLDED_OPEN,
+  type HeaderPanel,
+  MENU_PANEL,
+  PanelButton,
+  SEARCH_PANEL,
+  toggleClass,
+  useHeaderPanel,
+  useMenuDismiss,
+} from './header-panels.tsx';
 import { KeyboardHelp } from './keyboard-help-key.tsx';
 import { metaQueries } from '../meta/meta-query.ts';
 import { PrivacyMaskProvider, PrivacyMaskToggle } from '../preferences/privacy-mask.tsx';
@@ -134,6 +143,7 @@ function AppHeader({
   const [panel, setPanel] = useHeaderPanel(path);
   const searchable = signedIn && path !== '/';
   const toggle = (which: Exclude<HeaderPanel, undefined>) => setPanel(panel === which ? undefined : which);
+  useMenuDismiss(panel === 'menu', setPanel);
   // The search panel opens with focus in its box, as "/" does: the button is pressed to type an id.
   const openSearch = (open: boolean) => {
     if (open) return setPanel(undefined);
@@ -196,6 +206,14 @@ function AppHeader({
           className={`${panel === 'menu' ? 'flex' : 'max-sm:hidden'} w-full flex-wrap items-center gap-2 sm:ml-auto sm:flex sm:w-auto`}
         >
           {signedIn && meta && <LiveIndicator info={meta.environment} />}
+          {/* Before what it opens, so that Tab from Menu goes on into it. */}
+          {session && (
+            <span className="max-sm:hidden xl:hidden">
+              <PanelButton open={panel === 'menu'} controls={MENU_PANEL} onClick={() => toggle('menu')}>
+                Menu
+              </PanelButton>
+            </span>
+          )}
           {/* From sm to xl the live indicator stays in the row and the rest opens under Menu, so that the row keeps to one line
               at 1024 px (a lead's three links, a long name and Sign out wrapped it to two, 105 px); on a phone all of it does. */}
           <div className={cn('contents', panel === 'menu' ? FOLDED_OPEN : 'sm:max-xl:hidden')}>
@@ -208,13 +226,6 @@ function AppHeader({
             )}
             {session && <SessionBadge session={session} />}
           </div>
-          {session && (
-            <span className="max-sm:hidden xl:hidden">
-              <PanelButton open={panel === 'menu'} controls={MENU_PANEL} onClick={() => toggle('menu')}>
-                Menu
-              </PanelButton>
-            </span>
-          )}
         </div>
       </div>
     </header>

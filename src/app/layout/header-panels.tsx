@@ -1,6 +1,7 @@
-import { type ReactNode, useEffect, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { OPEN_SEARCH_EVENT } from '../lookup/use-search-shortcut.ts';
+import { useDismiss } from '../ui/use-dismiss.ts';
 
 /** The header's buttons: the view toggles, and Search and Menu. */
 export const toggleClass =
@@ -46,4 +47,32 @@ export function PanelButton({
       {children}
     </button>
   );
+}
+
+/**
+ * The open Menu closes as the header's other popover does (use-dismiss.ts): Escape (focus back on the Menu
+ * button on screen), a press or focus outside it. From sm to xl it lies over the page, and it stayed open
+ * over the page's own controls once focus or a click had left it.
+ */
+export function useMenuDismiss(open: boolean, setPanel: (panel: HeaderPanel) => void): void {
+  const close = useCallback(() => setPanel(undefined), [setPanel]);
+  const refs = useRef({
+    panel: {
+      get current() {
+        return document.getElementById(MENU_PANEL);
+      },
+    },
+    button: {
+      get current() {
+        return shownMenuButton();
+      },
+    },
+  }).current;
+  useDismiss(open, close, refs.panel, refs.button);
+}
+
+/** The Menu button on screen: the phone's, or the row's from sm to xl; without a layout (jsdom), the row's, the last. */
+function shownMenuButton(): HTMLElement | null {
+  const buttons = [...document.querySelectorAll<HTMLElement>(`button[aria-controls="${MENU_PANEL}"]`)];
+  return buttons.find((button) => button.getClientRects().length > 0) ?? buttons.at(-1) ?? null;
 }

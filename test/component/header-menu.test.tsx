@@ -1,0 +1,58 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { renderWithProviders, stubApi } from './render.tsx';
+
+/**
+ * The header's Menu (from sm to xl: the toggles and the user, in a panel over the page) comes before what it
+ * opens, so that Tab from it goes on into the panel, and closes as a popover does: Escape (focus back on
+ * Menu), a press or focus outside it. The review found Tab left the header for the page, the panel before
+ * Menu in the document, and nothing but Menu itself closed it, over the page's own controls.
+ */
+
+/** The row's Menu (the one inside the panel it opens; the phone's stands before it, outside). */
+async function rowMenu() {
+  await screen.findByRole('button', { name: 'Privacy mask' });
+  const menu = screen.getAllByRole('button', { name: 'Menu' }).find((button) => button.closest('#header-menu'));
+  if (!menu) throw new Error('no Menu in the row');
+  return menu;
+}
+
+describe('the header Menu', () => {
+  it('stands before the toggles and the user it opens, in the order Tab follows', async () => {
+    stubApi();
+    renderWithProviders('/');
+    const menu = await rowMenu();
+    for (const name of [/^Notifications/, 'UTC times', 'Privacy mask']) {
+      const item = screen.getByRole('button', { name });
+      expect(menu.compareDocumentPosition(item) & Node.DOCUMENT_POSITION_FOLLOWING, String(name)).toBeTruthy();
+    }
+  });
+
+  it('closes on Escape with focus back on Menu, on a press outside, and when focus leaves it', async () => {
+    stubApi();
+    renderWithProviders('/');
+    const user = userEvent.setup();
+    const menu = await rowMenu();
+
+    await user.click(menu);
+    expect(menu).toHaveAttribute('aria-expanded', 'true');
+    await user.click(screen.getByRole('button', { name: 'Privacy mask' }));
+    // A press inside leaves it open.
+    expect(menu).toHaveAttribute('aria-expanded', 'true');
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(menu).toHaveAttribute('aria-expanded', 'false'));
+    expect(menu).toHaveFocus();
+
+    await user.click(menu);
+    expect(menu).toHaveAttribute('aria-expanded', 'true');
+    fireEvent.pointerDown(document.body);
+    await waitFor(() => expect(menu).toHaveAttribute('aria-expanded', 'false'));
+
+    await user.click(menu);
+    expect(menu).toHaveAttribute('aria-expanded', 'true');
+    const outside = screen.getByRole('link', { name: 'Applicants' });
+    outside.focus();
+    await waitFor(() => expect(menu).toHaveAttribute('aria-expanded', 'false'));
+  });
+});
