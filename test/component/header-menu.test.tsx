@@ -55,4 +55,21 @@ describe('the header Menu', () => {
     outside.focus();
     await waitFor(() => expect(menu).toHaveAttribute('aria-expanded', 'false'));
   });
+
+  it('keeps the privacy mask in sight while closed: "Masked" on Menu once it is on, gone once it is off, its name still Menu', async () => {
+    stubApi();
+    renderWithProviders('/');
+    const user = userEvent.setup();
+    const menu = await rowMenu();
+    const mask = screen.getByRole('button', { name: 'Privacy mask' });
+    // Masked until the server has said its default (off here): unmasking late is harmless, the reverse is not.
+    await waitFor(() => expect(mask).toHaveAttribute('aria-pressed', 'false'));
+    expect(menu).not.toHaveTextContent('Masked');
+    await user.click(mask);
+    expect(mask).toHaveAttribute('aria-pressed', 'true');
+    expect(menu).toHaveTextContent('Masked');
+    expect(menu).toHaveAccessibleName('Menu');
+    await user.click(mask);
+    expect(menu).not.toHaveTextContent('Masked');
+  });
 });

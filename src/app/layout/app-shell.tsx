@@ -12,6 +12,7 @@ import {
   FOLDED_OPEN,
   type HeaderPanel,
   MENU_PANEL,
+  MenuSummary,
   PanelButton,
   SEARCH_PANEL,
   toggleClass,
@@ -174,6 +175,7 @@ function AppHeader({
             )}
             <PanelButton open={panel === 'menu'} controls={MENU_PANEL} onClick={() => toggle('menu')}>
               Menu
+              <MenuSummary />
             </PanelButton>
           </div>
         )}
@@ -211,6 +213,7 @@ function AppHeader({
             <span className="max-sm:hidden xl:hidden">
               <PanelButton open={panel === 'menu'} controls={MENU_PANEL} onClick={() => toggle('menu')}>
                 Menu
+                <MenuSummary />
               </PanelButton>
             </span>
           )}

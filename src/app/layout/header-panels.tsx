@@ -1,6 +1,8 @@
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
+import { useLiveNotifications } from '../live/live-stream.ts';
 import { OPEN_SEARCH_EVENT } from '../lookup/use-search-shortcut.ts';
+import { usePrivacyMask } from '../preferences/privacy-mask.tsx';
 import { useDismiss } from '../ui/use-dismiss.ts';
 
 /** The header's buttons: the view toggles, and Search and Menu. */
@@ -75,4 +77,28 @@ export function useMenuDismiss(open: boolean, setPanel: (panel: HeaderPanel) => 
 function shownMenuButton(): HTMLElement | null {
   const buttons = [...document.querySelectorAll<HTMLElement>(`button[aria-controls="${MENU_PANEL}"]`)];
   return buttons.find((button) => button.getClientRects().length > 0) ?? buttons.at(-1) ?? null;
+}
+
+/**
+ * What a closed Menu keeps in sight of what it holds: that the privacy mask is on (someone sharing their
+ * screen must see it without opening a menu) and how many notifications came. On screen only: the button's
+ * name stays "Menu", and the toggles inside say their state to a screen reader.
+ */
+export function MenuSummary() {
+  const { masked } = usePrivacyMask();
+  const count = useLiveNotifications().length;
+  return (
+    <>
+      {masked && (
+        <span aria-hidden="true" data-testid="menu-masked" className="rounded bg-slate-800 px-1.5 text-xs text-white">
+          Masked
+        </span>
+      )}
+      {count > 0 && (
+        <span aria-hidden="true" className="rounded-full bg-slate-200 px-1.5 text-xs text-slate-800 tabular-nums">
+          {count}
+        </span>
+      )}
+    </>
+  );
 }
