@@ -2,6 +2,8 @@ import { expect } from 'vitest';
 import { applicantsPageSchema, type ApplicantsPage } from '../../src/kyc/contract/applicants.ts';
 import type { CandidateRecord } from '../../src/kyc/contract/schema.ts';
 import { createAccessControl } from '../../src/server/auth/access.ts';
+import { CRAWL_TABS, crawlField } from '../../src/server/lookup/queue-crawl-state.ts';
+import type { QueueIndexStore } from '../../src/server/state/queue-index-store.ts';
 import type { RawResponse } from './http.ts';
 
 /** What the queue's server tests share: who asks, how a page is read, and a whole tab page by page. */
@@ -41,3 +43,12 @@ export async function wholeTab(app: Getter, status: string, size = 50, who: Reco
 /** The recordIds of `list`, oldest first by `field` (the date of their status). */
 export const oldestFirst = (list: readonly CandidateRecord[], field = 'waitingDate') =>
   [...list].sort((a, b) => Date.parse(String(a[field])) - Date.parse(String(b[field]))).map((r) => r.recordId);
+
+/**
+ * Every tab of `environment` marked read whole at `asOf`, as the crawler marks each once it has read it
+ * (queue-crawl-state.ts): a tab never read that holds nothing counts "unread", not 0, so an index filled
+ * by hand reads as a crawled one only once this is written.
+ */
+export async function readWhole(store: QueueIndexStore, environment: string, asOf: number): Promise<void> {
+  await store.writeMeta(environment, Object.fromEntries(CRAWL_TABS.map((tab) => [crawlField(tab), JSON.stringify({ asOf })])));
+}

@@ -7,6 +7,7 @@ import { createQueueIndex } from '../../src/server/state/queue-index.ts';
 import { createRedisQueueIndexStore } from '../../src/server/state/queue-index-redis.ts';
 import { createMemoryQueueIndexStore, type QueueIndexStore } from '../../src/server/state/queue-index-store.ts';
 import { hasRedisServer, NO_REDIS_MESSAGE, type RunningRedis, startRedis } from './redis-fixture.ts';
+import { readWhole } from './queue-fixture.ts';
 
 /**
  * Issue 32: a queue view is read from the index, and its order across pages and its counts must be those
@@ -70,6 +71,7 @@ async function fill(store: QueueIndexStore, environment: string, list: readonly 
       await index.learnRecord(environment, { recordId: candidate.id, status: candidate.status, since: NOW - candidate.hours * HOUR });
     }
   }
+  await readWhole(store, environment, NOW);
 }
 
 async function wholeTab(store: QueueIndexStore, environment: string, status: ApplicantFilter, size: number) {

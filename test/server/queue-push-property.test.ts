@@ -8,6 +8,7 @@ import { learnPlace } from '../../src/server/live/delivery-confirm.ts';
 import { readView } from '../../src/server/lookup/queue-view.ts';
 import { createQueueIndex, type QueueIndex } from '../../src/server/state/queue-index.ts';
 import { createMemoryQueueIndexStore } from '../../src/server/state/queue-index-store.ts';
+import { readWhole } from './queue-fixture.ts';
 
 /**
  * Issue 32: a live event moves one row on the pages of the queue, without a view asked again. Applied to
@@ -75,6 +76,7 @@ async function fill(index: QueueIndex, environment: string, list: readonly Candi
       ...(candidate.certificate ? { certificate: candidate.certificate } : {}),
     });
   }
+  await readWhole(index.store, environment, NOW);
 }
 
 async function view(index: QueueIndex, environment: string, list: PageList, skip: number, limit: number): Promise<ApplicantsPage> {
