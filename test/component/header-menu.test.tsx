@@ -72,4 +72,22 @@ describe('the header Menu', () => {
     await user.click(mask);
     expect(menu).not.toHaveTextContent('Masked');
   });
+
+  it('Escape closes the notifications opened inside it first, focus back on their button, and the Menu with the next', async () => {
+    stubApi();
+    renderWithProviders('/');
+    const user = userEvent.setup();
+    const menu = await rowMenu();
+    await user.click(menu);
+    const bell = screen.getByRole('button', { name: /^Notifications/ });
+    await user.click(bell);
+    expect(bell).toHaveAttribute('aria-expanded', 'true');
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(bell).toHaveAttribute('aria-expanded', 'false'));
+    expect(bell).toHaveFocus();
+    expect(menu).toHaveAttribute('aria-expanded', 'true');
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(menu).toHaveAttribute('aria-expanded', 'false'));
+    expect(menu).toHaveFocus();
+  });
 });

@@ -70,7 +70,12 @@ export function useMenuDismiss(open: boolean, setPanel: (panel: HeaderPanel) => 
       },
     },
   }).current;
-  useDismiss(open, close, refs.panel, refs.button);
+  useDismiss(open, close, refs.panel, refs.button, innerOpen);
+}
+
+/** A popover open inside the Menu (the notifications'): Escape closes it first, the Menu stays open. */
+function innerOpen(): boolean {
+  return document.getElementById(MENU_PANEL)?.querySelector(`[aria-expanded="true"]:not([aria-controls="${MENU_PANEL}"])`) != null;
 }
 
 /** The Menu button on screen: the phone's, or the row's from sm to xl; without a layout (jsdom), the row's, the last. */
