@@ -39,6 +39,12 @@ export function cpuMs(pid) {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
 }
 
+/** @param {number} pid the minor page faults the process has taken so far (field 10 of /proc/<pid>/stat) */
+export function minorFaults(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[7]);
+}
+
 /**
  * The whole machine's idle CPU time so far, every core's (idle and iowait of /proc/stat's first line), in
  * ms: read around a lookup, how much of the cores' time nothing used while it ran.

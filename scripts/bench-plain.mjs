@@ -11,10 +11,15 @@
 // Beside them too, the bare proxy that hands each chunk to a worker thread and back before writing it
 // (bare-proxy.mjs `worker`: no check at all): what moving the checks off the server's thread would cost
 // before any check is made (docs/performance.md).
+// Each process's minor page faults per lookup are counted too: a bare proxy whose malloc has handed freed
+// chunks back to the kernel faults them in again (a page at a time) and takes about 15 ms more, so its time
+// moves between two levels from one run to the next, and the ratio with it. So the app and the bare proxy
+// are asked a second time, in the same rounds, both started with glibc's malloc told to keep what it frees
+// (GLIBC_TUNABLES, `STEADY_MALLOC`): no page faults, and a ratio that holds from one run to the next.
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { cpuMs, firstByteGet, machineIdleMs } from './bench-engine.mjs';
+import { cpuMs, firstByteGet, machineIdleMs, minorFaults } from './bench-engine.mjs';
 import { PROXY_SIGN_IN, writeConfigFile } from './config-file.mjs';
 import { spawnServer } from './spawn-server.mjs';
 
@@ -23,6 +28,8 @@ const root = path.resolve(import.meta.dirname, '..');
 export const PLAIN_MB = 32;
 export const PLAIN_TARGET = 1.1;
 const KEY = 'bench-plain-key-35c1e8';
+/** glibc's malloc never trimming its heap nor mapping a chunk apart: the memory it frees is used again, never faulted in anew. */
+const STEADY_MALLOC = 'glibc.malloc.trim_threshold=4294967295:glibc.malloc.top_pad=134217728:glibc.malloc.mmap_threshold=33554432';
 const CLIENT_ID = 'bench-plain';
 
 /** The value below which `share` of them lie (nearest rank). @param {number[]} values @param {number} share */
@@ -51,6 +58,10 @@ const median = (values) => {
  * @property {number} cores the machine's cores, whose time the idle figures are of
  * @property {{ ms: number; ratio: number; cpuMs: number } | undefined} before the `--before` build's, when given
  * @property {{ ms: number; ratio: number; cpuMs: number }} offload the bare proxy through a worker thread's
+ * @property {number} appFaults the app's minor page faults per lookup
+ * @property {number} bareFaults the bare proxy's
+ * @property {{ appMs: number; bareMs: number; ratio: number; appCpuMs: number; bareCpuMs: number; appFaults: number; bareFaults: number }} steady
+ *   the same two with STEADY_MALLOC, in the same rounds
  */
 
 /**
@@ -71,9 +82,10 @@ export async function runPlainBench({ serverJs, beforeJs, quick, log, runs = qui
     log(`Measuring a ${PLAIN_MB} MB plain lookup through the app and through a bare Node.js proxy…`);
     const upstream = await start([path.join(root, 'scripts/plain-upstream.mjs'), String(PLAIN_MB), KEY]);
     const CONFIG_FILE = writeConfigFile(tmp, { signIn: PROXY_SIGN_IN, limits: { lookupsPerMinute: 0, batchIdsPerMinute: 0 } });
-    /** @param {string} entry @param {string} name */
-    const appAt = (entry, name) =>
+    /** @param {string} entry @param {string} name @param {NodeJS.ProcessEnv} [env] */
+    const appAt = (entry, name, env = {}) =>
       start([entry], {
+        ...env,
         PORT: '0',
         KYC_BASE_URL: upstream.url,
         KYC_CLIENT_ID: CLIENT_ID,
@@ -88,12 +100,15 @@ export async function runPlainBench({ serverJs, beforeJs, quick, log, runs = qui
       accept: 'application/json',
     };
     /** @param {{ url: string; pid: number }} server @param {Record<string, string>} headers */
-    const side = (server, headers) => ({ server, headers, times: /** @type {number[]} */ ([]), cpu: 0, idle: 0, bytes: 0 });
+    const side = (server, headers) => ({ server, headers, times: /** @type {number[]} */ ([]), cpu: 0, idle: 0, faults: 0, bytes: 0 });
     const bareProxy = path.join(root, 'scripts/bare-proxy.mjs');
+    const steady = { GLIBC_TUNABLES: STEADY_MALLOC };
     const sides = [
       side(await appAt(serverJs, 'now'), appHeaders),
       side(await start([bareProxy, upstream.url]), { authorization: KEY }),
       side(await start([bareProxy, upstream.url, 'worker']), { authorization: KEY }),
+      side(await appAt(serverJs, 'steady', steady), appHeaders),
+      side(await start([bareProxy, upstream.url], steady), { authorization: KEY }),
     ];
     if (beforeJs) sides.push(side(await appAt(beforeJs, 'before'), appHeaders));
     const lookup = '/api/candidates/refId/plain-1';
@@ -102,10 +117,12 @@ export async function runPlainBench({ serverJs, beforeJs, quick, log, runs = qui
     for (let i = 0; i < runs; i++) {
       for (const side of i % 2 ? [...sides].reverse() : sides) {
         const before = cpuMs(side.server.pid);
+        const faultsBefore = minorFaults(side.server.pid);
         const idleBefore = machineIdleMs();
         const answer = await firstByteGet(`${side.server.url}${lookup}`, side.headers);
         side.idle += machineIdleMs() - idleBefore;
         side.cpu += cpuMs(side.server.pid) - before;
+        side.faults += minorFaults(side.server.pid) - faultsBefore;
         side.times.push(answer.ms);
         side.bytes = answer.bytes;
       }
@@ -117,14 +134,17 @@ export async function runPlainBench({ serverJs, beforeJs, quick, log, runs = qui
 }
 
 /**
- * @typedef {{ times: number[]; cpu: number; idle: number; bytes: number }} Side
- * @param {Side[]} sides the app, the bare proxy, the bare proxy through a worker thread, and the `--before` build when given
+ * @typedef {{ times: number[]; cpu: number; idle: number; faults: number; bytes: number }} Side
+ * @param {Side[]} sides the app, the bare proxy, the bare proxy through a worker thread, the app and the bare
+ *   proxy with STEADY_MALLOC, and the `--before` build when given
  * @param {number} runs
  * @returns {PlainFigures}
  */
 function figuresOf(sides, runs) {
-  const [through, reference, offload, earlier] = /** @type {[Side, Side, Side, Side | undefined]} */ (sides);
-  for (const other of [through, offload]) {
+  const [through, reference, offload, steadyApp, steadyBare, earlier] = /** @type {[Side, Side, Side, Side, Side, Side | undefined]} */ (
+    sides
+  );
+  for (const other of [through, offload, steadyApp, steadyBare]) {
     if (other.bytes !== reference.bytes) throw new Error(`a proxy answered ${other.bytes} bytes, the bare proxy ${reference.bytes}`);
   }
   const appMs = median(through.times);
@@ -147,6 +167,17 @@ function figuresOf(sides, runs) {
     cores: os.availableParallelism(),
     before: earlier && against(earlier),
     offload: against(offload),
+    appFaults: through.faults / runs,
+    bareFaults: reference.faults / runs,
+    steady: {
+      appMs: median(steadyApp.times),
+      bareMs: median(steadyBare.times),
+      ratio: median(steadyApp.times) / median(steadyBare.times),
+      appCpuMs: steadyApp.cpu / runs,
+      bareCpuMs: steadyBare.cpu / runs,
+      appFaults: steadyApp.faults / runs,
+      bareFaults: steadyBare.faults / runs,
+    },
   };
 }
 
@@ -180,6 +211,13 @@ export function plainRows(plain, verdict) {
     [
       `12 the machine's idle CPU per lookup (${plain.cores} cores): app / bare Node proxy`,
       `${plain.appIdleMs.toFixed(0)} / ${plain.bareIdleMs.toFixed(0)} ms`,
+      '',
+      '',
+    ],
+    ['12 minor page faults per lookup: app / bare Node proxy', `${plain.appFaults.toFixed(0)} / ${plain.bareFaults.toFixed(0)}`, '', ''],
+    [
+      `12 the two with malloc keeping what it frees: app / bare (${plain.steady.appMs.toFixed(0)} / ${plain.steady.bareMs.toFixed(0)} ms)`,
+      `${plain.steady.ratio.toFixed(2)} (CPU ${plain.steady.appCpuMs.toFixed(0)} / ${plain.steady.bareCpuMs.toFixed(0)} ms; faults ${plain.steady.appFaults.toFixed(0)} / ${plain.steady.bareFaults.toFixed(0)})`,
       '',
       '',
     ],
