@@ -52,3 +52,33 @@ describe('a sentence\'s marks dropped from around a pasted id, said in words (UX
     );
   });
 });
+
+describe('a closing bracket the id itself opened stays with it, of every kind (UI review: `abc/def<>` was looked up as `abc/def<`)', () => {
+  it('keeps `<>`, `()`, `[]` and `{}` that the id opened, and drops the one it did not', () => {
+    expect(splitMarks('abc/def<>')).toEqual({ lead: '', bare: 'abc/def<>', tail: '' });
+    expect(splitMarks('<cust_1>,')).toEqual({ lead: '<', bare: 'cust_1', tail: '>,' });
+    expect(splitMarks('cust<1>>.')).toEqual({ lead: '', bare: 'cust<1>', tail: '>.' });
+  });
+
+  it('whatever the id and the marks after it: the id keeps as many closing brackets of a kind as it opened, never one it did not', () => {
+    const PAIRS = ['()', '[]', '{}', '<>'] as const;
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...PAIRS),
+        fc.stringMatching(/^[a-z0-9_-]{1,8}$/),
+        fc.integer({ min: 0, max: 3 }),
+        fc.integer({ min: 0, max: 3 }),
+        fc.array(fc.constantFrom(...TAIL), { maxLength: 4 }).map((chars) => chars.join('')),
+        ([open, close], id, opens, closes, after) => {
+          fc.pre(!after.startsWith(close));
+          const typed = `${id}${open.repeat(opens)}${close.repeat(closes)}${after}`;
+          const { bare } = splitMarks(typed);
+          // The id keeps every bracket it opened and the closing ones that match them, none beyond.
+          const kept = Math.min(opens, closes);
+          expect(bare).toBe(`${id}${open.repeat(opens)}${close.repeat(kept)}`);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+});

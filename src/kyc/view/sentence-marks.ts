@@ -9,7 +9,7 @@ import { listed } from './id-input.ts';
 /**
  * An id as a sentence gives it (`support-ticket-4410,`, `#user-7781`, `(cust_1)`, `“cust_1”`): brackets,
  * quotes (curly ones too, as mail writes them) or `#` before it; a bracket, quote or the sentence's
- * punctuation after it, but a closing bracket the id itself opened stays (`acme(1)`), as in a link
+ * punctuation after it, but a closing bracket the id itself opened stays (`acme(1)`, `abc<1>`), as in a link
  * (bare-link.ts). One rule for the paste's sentences (paste.ts), each line of a list (id-list.ts) and the
  * not-found screen's offer (id-marks.ts).
  */
@@ -26,7 +26,7 @@ export function splitMarks(text: string): { lead: string; bare: string; tail: st
 
 /** Whether `text` opened the bracket that `close` would close. */
 function opened(text: string, close: string): boolean {
-  const open = { ')': '(', ']': '[', '}': '{' }[close];
+  const open = { ')': '(', ']': '[', '}': '{', '>': '<' }[close];
   return open !== undefined && text.split(open).length > text.split(close).length;
 }
 
