@@ -61,7 +61,12 @@ describe('a closing bracket the id itself opened stays with it, of every kind (U
   });
 
   it('whatever the id and the marks after it: the id keeps as many closing brackets of a kind as it opened, never one it did not', () => {
-    const PAIRS = ['()', '[]', '{}', '<>'] as const;
+    const PAIRS = [
+      ['(', ')'],
+      ['[', ']'],
+      ['{', '}'],
+      ['<', '>'],
+    ] as const;
     fc.assert(
       fc.property(
         fc.constantFrom(...PAIRS),
