@@ -116,6 +116,9 @@ describe('presence: who else has a candidate open', { timeout: 20_000 }, () => {
       await rooms('a', { refId: null, recordId: CANDIDATE.recordId }),
     ];
     expect(both).toEqual([...byRef, ...byRecord]);
+    // The id it does not know may be left out rather than sent as null, as docs/api.md says (the soak review: a 400).
+    expect(await rooms('a', { refId: CANDIDATE.refId })).toEqual(byRef);
+    expect(await rooms('a', { recordId: CANDIDATE.recordId })).toEqual(byRecord);
     // A refId spelled as the recordId is another candidate's, not this one's.
     expect(await rooms('a', { refId: CANDIDATE.recordId, recordId: null })).not.toEqual(byRecord);
     // No entry left for the tests after: that stream shows nothing now.

@@ -19,9 +19,10 @@ export {
 
 /** A stream's name for itself: random, as the server made it. */
 const streamId = z.string().check(z.regex(/^[A-Za-z0-9_-]{16,64}$/, 'expected the stream id of a hello event'));
-const candidateId = z.nullable(z.string().check(z.maxLength(256)));
+/** An id the announcement knows, or null; one it does not know may also be left out (read as null). */
+const candidateId = z._default(z.nullable(z.string().check(z.maxLength(256))), null);
 
-/** A candidate as presence names it: the ids a queue row and a candidate page both know. */
+/** A candidate as presence names it: the ids a queue row and a candidate page both know (at least one). */
 export const presenceCandidateSchema = z
   .object({ refId: candidateId, recordId: candidateId })
   .check(z.refine((candidate) => Boolean(candidate.refId || candidate.recordId), 'a refId or a recordId is required'));
