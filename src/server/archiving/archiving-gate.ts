@@ -67,6 +67,8 @@ export function createGate(now: () => number = Date.now) {
   let check: { since: number; answering: boolean } | undefined;
   // The last check the service failed, and when: a lookup waiting since before then is told so.
   let failed: { failure: ApiFailure; at: number } | undefined;
+  // The last check's failure of the service, until the service answers one: the queue's crawler says it (crawler-full-key.ts).
+  let away: ApiFailure | undefined;
   const waiters: Waiter[] = [];
 
   const holdFor = (): Hold => {
@@ -76,6 +78,7 @@ export function createGate(now: () => number = Date.now) {
     return {
       answering() {
         held.answering = true;
+        away = undefined;
       },
       done({ opened, failure }) {
         open ||= opened;
@@ -86,6 +89,8 @@ export function createGate(now: () => number = Date.now) {
         }
         ended = true;
         check = undefined;
+        // Not sent (a finding read meanwhile), nothing is learnt of the service; else the service failed it or answered.
+        if (failure) away = OF_THE_SERVICE.has(failure.code) ? failure : undefined;
         if (failure && OF_THE_SERVICE.has(failure.code) && !open) {
           failed = { failure, at: now() };
           for (const waiter of waiters.splice(0)) waiter.turn({ failure, waited: false });
@@ -103,6 +108,8 @@ export function createGate(now: () => number = Date.now) {
 
   const gate = {
     isOpen: () => open,
+    /** While the gate is shut: the failure of the service that ended the last check (no answer, unreachable, an error status), until the service answers one. */
+    serviceFailure: (): ApiFailure | undefined => (open ? undefined : away),
     /**
      * Why a full lookup waiting since `since` is held back now: the check it waited behind failed, or is
      * under way; undefined: neither. With `who`, only when lookups of theirs wait here (holding their
@@ -120,35 +127,48 @@ export function createGate(now: () => number = Date.now) {
       if (failed && failed.at > waiting.since) return Promise.resolve({ failure: failed.failure, waited: false });
       if (!check) return Promise.resolve(holdFor());
       if (gone?.aborted) return Promise.resolve('gone');
-      return new Promise((resolve) => {
-        const stop = () => {
-          clearTimeout(timer);
-          gone?.removeEventListener('abort', left);
-          const index = waiters.indexOf(waiter);
-          if (index !== -1) waiters.splice(index, 1);
-        };
-        const left = () => {
-          stop();
-          resolve('gone');
-        };
-        const late = () => {
-          stop();
-          resolve({ failure: gate.heldBack(waiting.since) ?? checking(now() - waiting.since), waited: true });
-        };
-        const waiter: Waiter = {
-          who: waiting.who,
-          turn: (outcome) => {
-            stop();
-            resolve(outcome);
-          },
-        };
-        const timer = setTimeout(late, Math.max(0, waiting.until - now()));
-        gone?.addEventListener('abort', left, { once: true });
-        waiters.push(waiter);
-      });
+      return waitTurn(waiters, waiting, gone, () => gate.heldBack(waiting.since) ?? checking(now() - waiting.since), now);
     },
   };
   return gate;
+}
+
+/** A lookup's place in line behind the check, until its turn, its wait's end (`late` says why not) or the browser leaving. */
+function waitTurn(
+  waiters: Waiter[],
+  waiting: Waiting,
+  gone: AbortSignal | undefined,
+  late: () => ApiFailure,
+  now: () => number,
+): Promise<Hold | HeldBack | 'gone'> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      clearTimeout(timer);
+      gone?.removeEventListener('abort', left);
+      const index = waiters.indexOf(waiter);
+      if (index !== -1) waiters.splice(index, 1);
+    };
+    const left = () => {
+      stop();
+      resolve('gone');
+    };
+    const waiter: Waiter = {
+      who: waiting.who,
+      turn: (outcome) => {
+        stop();
+        resolve(outcome);
+      },
+    };
+    const timer = setTimeout(
+      () => {
+        stop();
+        resolve({ failure: late(), waited: true });
+      },
+      Math.max(0, waiting.until - now()),
+    );
+    gone?.addEventListener('abort', left, { once: true });
+    waiters.push(waiter);
+  });
 }
 
 /**

@@ -53,6 +53,12 @@ export interface ArchivingGuard {
    * be the one to find out, on a candidate nobody opened (and, with "accept", on every candidate).
    */
   shownSafe(): boolean;
+  /**
+   * Until then, why the last full lookup that would have shown it did not, when the service is to blame
+   * (it could not be reached, did not answer in time, answered an error status); undefined once the service
+   * answered one, or none was sent.
+   */
+  checkFailed(): ApiFailure | undefined;
 }
 
 /** `found`: false too when the finding cannot be read (`refusal` says so). */
@@ -149,6 +155,7 @@ export function createArchivingGuard(options: ArchivingGuardOptions): ArchivingG
       return detectedAt === undefined ? undefined : { detectedAt, accepted: options.accept };
     },
     shownSafe: () => gate.isOpen(),
+    checkFailed: () => gate.serviceFailure(),
   };
   return guard;
 }

@@ -13,7 +13,10 @@ import type { Logger } from '../log/log.ts';
  * finding cannot be read. The finding is read once per request, its warnings going to `log`.
  *
  * Undefined: the crawler may send it; else why not, as the queue's tab says it (nothing is sent, so
- * nothing is audited; the tab is read again as any failed read is).
+ * nothing is audited; the tab is read again as any failed read is). While no lookup has shown the key
+ * safe because the last one that would have could not reach the service, was not answered in time or was
+ * answered with an error status (5xx), that is why, in the lookup's own words: the queue then says the
+ * service cannot be reached, as the candidate page does, not that a key check is missing.
  */
 export async function crawlerFullKeyWithheld(
   deps: { hasStatusKey: boolean; archiving: ArchivingGuard },
@@ -24,7 +27,15 @@ export async function crawlerFullKeyWithheld(
   // The finding cannot be read (its file, or Redis away): said as it is, not as a key that archives.
   if (refusal && refusal.code !== 'archiving_key') return refusal;
   if (refusal || found) return LIST_WOULD_ARCHIVE;
-  return deps.archiving.shownSafe() ? undefined : LIST_NOT_SHOWN_SAFE;
+  if (deps.archiving.shownSafe()) return undefined;
+  const failed = deps.archiving.checkFailed();
+  return failed && serviceAway(failed) ? failed : LIST_NOT_SHOWN_SAFE;
+}
+
+/** The service away, slow or failing: a check it failed so would fail the same until it is back, whatever the key. */
+function serviceAway(failure: ApiFailure): boolean {
+  if (failure.code === 'upstream_unreachable' || failure.code === 'upstream_timeout') return true;
+  return failure.code === 'upstream_error' && (failure.upstreamStatus === undefined || failure.upstreamStatus >= 500);
 }
 
 const STATUS_KEY_ADVICE = 'An administrator can configure a status-level key (statusApiKeyEnv, or KYC_API_KEY_STATUS) for the list.';

@@ -1,0 +1,152 @@
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
+import type { ApiErrorCode } from '../../src/kyc/contract/api-errors.ts';
+import { createGate } from '../../src/server/archiving/archiving-gate.ts';
+import type { ArchivingGuard } from '../../src/server/archiving/archiving-guard.ts';
+import { ApiFailure } from '../../src/server/http/api-failure.ts';
+import { createLogger } from '../../src/server/log/log.ts';
+import { crawlerFullKeyWithheld } from '../../src/server/lookup/crawler-full-key.ts';
+import { startFakeUpstream } from './fake-upstream.ts';
+import { startTestApp } from './http.ts';
+import { COMPLIANCE, gateway, SUPPORT } from './queue-fixture.ts';
+
+/**
+ * Found by the UI review (1 December): an environment whose KYC service cannot be reached, without a
+ * status-level key. The crawler waits for a lookup to show the key keeps data, and the lookups that would
+ * show it all failed to reach the service: the queue said the list was held back for the key check, and
+ * told a support user to open a candidate as a compliance user, the service's being away said nowhere.
+ */
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+async function appOn(baseUrl: string) {
+  const app = await startTestApp({
+    upstream: { baseUrl, clientId: 'c', apiKey: 'full-key' },
+    access: gateway(),
+    settings: { limits: { upstreamTimeoutMs: 500 } },
+  });
+  cleanups.push(() => app.close());
+  return app;
+}
+
+/** What the queue's Waiting tab answers, never read: its status, code and message. */
+async function queueSays(app: Awaited<ReturnType<typeof appOn>>) {
+  const res = await app.get('/api/applicants?status=waiting', SUPPORT);
+  const { error } = apiErrorBodySchema.parse(JSON.parse(res.body));
+  return { status: res.status, code: error.code, message: error.message };
+}
+
+/** A compliance user's lookup: its status, code and message. */
+async function lookUp(app: Awaited<ReturnType<typeof appOn>>, id: string) {
+  const res = await app.get(`/api/candidates/refId/${id}`, COMPLIANCE);
+  const { error } = apiErrorBodySchema.parse(JSON.parse(res.body));
+  return { status: res.status, code: error.code, message: error.message };
+}
+
+describe('the queue of a service that cannot be reached, without a status-level key', () => {
+  it("says the service cannot be reached, in the lookup's words, not that the key check is missing", async () => {
+    const closed = await startFakeUpstream();
+    await closed.close();
+    const app = await appOn(closed.url);
+    const lookup = await lookUp(app, 'cust-1');
+    expect(lookup).toMatchObject({ status: 502, code: 'upstream_unreachable' });
+    await app.crawl();
+    // Before: 503 archiving_check_unavailable, "read once a lookup here has shown that the API key keeps identity data…".
+    expect(await queueSays(app)).toEqual(lookup);
+  });
+
+  it('a service answering 503, or not answering in time: said so; once it answers a lookup, the key check again', async () => {
+    const upstream = await startFakeUpstream();
+    cleanups.push(() => upstream.close());
+    let answer: 'down' | 'silent' | 'not found' = 'down';
+    upstream.behave = (_req, res) => {
+      if (answer === 'silent') return;
+      const [status, body] =
+        answer === 'down' ? [503, '{"status":"error","code":503,"message":"Down"}'] : [404, '{"status":"error","code":404}'];
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(body);
+    };
+    const app = await appOn(upstream.url);
+    expect(await lookUp(app, 'cust-1')).toMatchObject({ code: 'upstream_error' });
+    await app.crawl();
+    expect(await queueSays(app)).toMatchObject({ status: 502, code: 'upstream_error', message: expect.stringMatching(/HTTP 503/) });
+
+    answer = 'silent';
+    expect(await lookUp(app, 'cust-2')).toMatchObject({ status: 504, code: 'upstream_timeout' });
+    await app.crawl();
+    expect(await queueSays(app)).toMatchObject({ status: 504, code: 'upstream_timeout' });
+
+    // The service answers again (no such candidate: the key is still not shown safe): the key check is why, not a failure gone by.
+    answer = 'not found';
+    expect(await lookUp(app, 'cust-3')).toMatchObject({ status: 404, code: 'not_found' });
+    await app.crawl();
+    expect(await queueSays(app)).toMatchObject({ status: 503, code: 'archiving_check_unavailable' });
+  });
+});
+
+/** One check's end, as the gate's holder ends it: the service answered (then perhaps failed), or failed before answering. */
+type CheckEnd = { answered: boolean; code?: ApiErrorCode; upstreamStatus?: number };
+
+const CODES: ApiErrorCode[] = [
+  'upstream_unreachable',
+  'upstream_timeout',
+  'upstream_error',
+  'upstream_unauthorized',
+  'upstream_rate_limited',
+  'not_found',
+  'response_too_large',
+];
+const checkEnd: fc.Arbitrary<CheckEnd> = fc.record(
+  {
+    answered: fc.boolean(),
+    code: fc.constantFrom(...CODES),
+    upstreamStatus: fc.constantFrom(400, 500, 502, 503),
+  },
+  { requiredKeys: ['answered'] },
+);
+
+const AWAY = (end: CheckEnd) =>
+  end.code === 'upstream_unreachable' ||
+  end.code === 'upstream_timeout' ||
+  (end.code === 'upstream_error' && (end.upstreamStatus === undefined || end.upstreamStatus >= 500));
+
+describe('property: the crawler names the service as the cause exactly when the last check it waits for failed of it', () => {
+  it('any run of checks that show nothing of the key: the last one away is said, else the key check', async () => {
+    const log = createLogger({ write: () => {} });
+    await fc.assert(
+      fc.asyncProperty(fc.array(checkEnd, { maxLength: 8 }), async (ends) => {
+        const gate = createGate();
+        let last: { failure: ApiFailure; end: CheckEnd } | undefined;
+        for (const end of ends) {
+          const hold = await gate.enter({ since: Date.now(), until: Date.now() + 1000 });
+          if (hold === 'gone' || !('done' in hold)) throw new Error('the gate holds no check: each ends before the next');
+          if (end.answered) hold.answering();
+          const failure =
+            end.code === undefined
+              ? undefined
+              : new ApiFailure(
+                  end.code,
+                  `failed: ${end.code}`,
+                  end.upstreamStatus === undefined ? {} : { upstreamStatus: end.upstreamStatus },
+                );
+          hold.done({ opened: false, failure });
+          // The last check's failure stands until the service answers one; a check that ended without one and unanswered (not sent) leaves it.
+          if (failure) last = { failure, end };
+          else if (end.answered) last = undefined;
+        }
+        const archiving = {
+          finding: async () => ({ found: false }),
+          shownSafe: () => gate.isOpen(),
+          checkFailed: () => gate.serviceFailure(),
+        } as unknown as ArchivingGuard;
+        const withheld = await crawlerFullKeyWithheld({ hasStatusKey: false, archiving }, log);
+        if (last && AWAY(last.end)) expect(withheld).toBe(last.failure);
+        else expect(withheld?.code).toBe('archiving_check_unavailable');
+      }),
+    );
+  });
+});
