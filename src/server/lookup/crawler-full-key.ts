@@ -1,3 +1,4 @@
+import { LIST_KEY_CHECK_ADVICE } from '../../kyc/contract/list-key-check.ts';
 import type { ArchivingGuard } from '../archiving/archiving-guard.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import type { Logger } from '../log/log.ts';
@@ -45,5 +46,5 @@ const LIST_WOULD_ARCHIVE = new ApiFailure(
 );
 const LIST_NOT_SHOWN_SAFE = new ApiFailure(
   'archiving_check_unavailable',
-  `The applicants list is read once a lookup here has shown that the API key keeps identity data: without a status-level key it is read with the full key, and a key that archives after extract would delete every candidate on it. Open any candidate as a compliance user, or ${STATUS_KEY_ADVICE.replace('An administrator can', 'ask an administrator to')}`,
+  `The applicants list is read once a lookup here has shown that the API key keeps identity data: without a status-level key it is read with the full key, and a key that archives after extract would delete every candidate on it. ${LIST_KEY_CHECK_ADVICE}`,
 );
