@@ -54,7 +54,7 @@ export function RetryButton({
   retrying: boolean;
   retryAt: Date | undefined;
   describedBy?: string;
-  /** The button's words, when not "Try again". */
+  /** The button's words, when not "Try again" ("Retrying…" while retrying): given, they stay while retrying too. */
   children?: ReactNode;
   variant?: 'primary' | 'secondary';
 }) {
@@ -67,7 +67,7 @@ export function RetryButton({
       variant={variant}
       className="inline-flex items-center"
     >
-      {retrying ? 'Retrying…' : (children ?? 'Try again')}
+      {children ?? (retrying ? 'Retrying…' : 'Try again')}
     </Button>
   );
 }
@@ -128,6 +128,9 @@ export function RetryCountdown({
 
 /** A wait at the end of the server's sentence: "… Try again in 46 s.", "…: 3 ids can start in 12 s." */
 const SAID_WAIT = /^(.*?[.:] )?([^.:]+) in \d+ s\.$/s;
+
+/** Whether the server's sentence ends on the wait it asked for ("… Try again in 46 s."), which ServerWait counts down. */
+export const saysItsWait = (error: ApiError): boolean => SAID_WAIT.test(error.message);
 
 /**
  * The server's sentence with the wait it ends on counted down: the number it said is true only the
