@@ -59,14 +59,18 @@ describe('the queue of a service that cannot be reached, without a status-level 
     expect(await queueSays(app)).toEqual(lookup);
   });
 
-  it('a service answering 503, or not answering in time: said so; once it answers a lookup, the key check again', async () => {
+  it('a service answering 503, not answering in time, or rejecting the key: said so; once it answers a lookup, the key check again', async () => {
     const upstream = await startFakeUpstream();
     cleanups.push(() => upstream.close());
-    let answer: 'down' | 'silent' | 'not found' = 'down';
+    let answer: 'down' | 'silent' | 'rejected' | 'not found' = 'down';
     upstream.behave = (_req, res) => {
       if (answer === 'silent') return;
       const [status, body] =
-        answer === 'down' ? [503, '{"status":"error","code":503,"message":"Down"}'] : [404, '{"status":"error","code":404}'];
+        answer === 'down'
+          ? [503, '{"status":"error","code":503,"message":"Down"}']
+          : answer === 'rejected'
+            ? [401, '{"status":"error","code":401,"message":"Unauthorized"}']
+            : [404, '{"status":"error","code":404}'];
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(body);
     };
@@ -79,6 +83,12 @@ describe('the queue of a service that cannot be reached, without a status-level 
     expect(await lookUp(app, 'cust-2')).toMatchObject({ status: 504, code: 'upstream_timeout' });
     await app.crawl();
     expect(await queueSays(app)).toMatchObject({ status: 504, code: 'upstream_timeout' });
+
+    // The key rejected: no lookup can show it safe until an administrator acts, and the queue says that, not the key check.
+    answer = 'rejected';
+    expect(await lookUp(app, 'cust-4')).toMatchObject({ code: 'upstream_unauthorized' });
+    await app.crawl();
+    expect(await queueSays(app)).toMatchObject({ status: 502, code: 'upstream_unauthorized' });
 
     // The service answers again (no such candidate: the key is still not shown safe): the key check is why, not a failure gone by.
     answer = 'not found';
@@ -112,6 +122,7 @@ const checkEnd: fc.Arbitrary<CheckEnd> = fc.record(
 const AWAY = (end: CheckEnd) =>
   end.code === 'upstream_unreachable' ||
   end.code === 'upstream_timeout' ||
+  end.code === 'upstream_unauthorized' ||
   (end.code === 'upstream_error' && (end.upstreamStatus === undefined || end.upstreamStatus >= 500));
 
 describe('property: the crawler names the service as the cause exactly when the last check it waits for failed of it', () => {

@@ -15,9 +15,9 @@ import type { Logger } from '../log/log.ts';
  *
  * Undefined: the crawler may send it; else why not, as the queue's tab says it (nothing is sent, so
  * nothing is audited; the tab is read again as any failed read is). While no lookup has shown the key
- * safe because the last one that would have could not reach the service, was not answered in time or was
- * answered with an error status (5xx), that is why, in the lookup's own words: the queue then says the
- * service cannot be reached, as the candidate page does, not that a key check is missing.
+ * safe because the last one that would have could not reach the service, was not answered in time, was
+ * answered with an error status (5xx) or had the key rejected (401), that is why, in the lookup's own
+ * words: the queue then says so, as the candidate page does, not that a key check is missing.
  */
 export async function crawlerFullKeyWithheld(
   deps: { hasStatusKey: boolean; archiving: ArchivingGuard },
@@ -33,9 +33,13 @@ export async function crawlerFullKeyWithheld(
   return failed && serviceAway(failed) ? failed : LIST_NOT_SHOWN_SAFE;
 }
 
-/** The service away, slow or failing: a check it failed so would fail the same until it is back, whatever the key. */
+/**
+ * The service away, slow or failing, or the key rejected: a check it failed so would fail the same until
+ * the service is back or an administrator acts.
+ */
 function serviceAway(failure: ApiFailure): boolean {
-  if (failure.code === 'upstream_unreachable' || failure.code === 'upstream_timeout') return true;
+  if (failure.code === 'upstream_unreachable' || failure.code === 'upstream_timeout' || failure.code === 'upstream_unauthorized')
+    return true;
   return failure.code === 'upstream_error' && (failure.upstreamStatus === undefined || failure.upstreamStatus >= 500);
 }
 
