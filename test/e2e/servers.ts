@@ -43,6 +43,8 @@ export const E2E_PORTS = {
   /** A service holding 10 000 waiting candidates, which test/e2e/queue-scale.spec.ts starts in the test process, and the app on it. */
   scaleUpstream: PORT_BASE + 16,
   scale: PORT_BASE + 17,
+  /** Behind the gateway with two environments, both on a closed port: the header with its environment switcher. */
+  gatewayEnvironments: PORT_BASE + 18,
 } as const;
 
 /** Test-only accounts of test/fixtures/e2e-users.json (never use these anywhere else). */
@@ -166,6 +168,12 @@ const SERVERS: Record<ServerName, ServerSpec> = {
     entry: 'app',
     port: E2E_PORTS.blockpass,
     env: { CONFIG_FILE: configFile('blockpass'), E2E_BLOCKPASS_KEY: 'e2e-not-a-key-never-sent-anywhere' },
+  },
+  // Behind the gateway with two environments (nothing listens at either): the header's switcher, for its row's room.
+  gatewayEnvironments: {
+    entry: 'app',
+    port: E2E_PORTS.gatewayEnvironments,
+    env: { CONFIG_FILE: configFile('gateway-environments'), E2E_GATEWAY_ENVIRONMENTS_KEY: 'e2e-not-a-key-never-sent-anywhere' },
   },
   // Behind the gateway (a lead, a compliance user and a support user by their headers), with its own audit file.
   audit: {
