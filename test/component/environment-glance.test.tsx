@@ -68,4 +68,15 @@ describe('environments at a glance', { timeout: 20_000 }, () => {
     fireEvent.change(await screen.findByRole('combobox', { name: 'Environment' }), { target: { value: 'staging' } });
     await waitFor(() => expect(router.state.location.pathname).toBe('/e/staging/batch'));
   });
+
+  it('with two environments the switcher opens under Menu, after it in Tab order, and the badge stays in the row', async () => {
+    stubApi({ meta: metaOf });
+    renderWithProviders('/applicants');
+    const switcher = await screen.findByRole('combobox', { name: 'Environment' });
+    const menu = screen.getAllByRole('button', { name: 'Menu' }).find((button) => button.closest('#header-menu'));
+    expect(switcher.closest('#header-menu')).not.toBeNull();
+    expect(menu && menu.compareDocumentPosition(switcher) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(screen.getByTestId('environment-badge').closest('#header-menu')).toBeNull();
+    expect(screen.getByTestId('environment-badge')).toHaveTextContent('Production · acme_kyc');
+  });
 });

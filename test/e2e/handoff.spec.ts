@@ -260,6 +260,8 @@ test.describe('where and when', () => {
     // The other environment's home, the id in the box: looked up there only on Enter.
     const inB = () => auditLines((l) => l.id === 'crm-55102' && l.env === 'b').length;
     const before = inB();
+    // With two environments their switcher is under Menu, the badge in the row (header-row.spec.ts).
+    await page.getByRole('button', { name: 'Menu' }).click();
     await page.getByRole('combobox', { name: 'Environment' }).selectOption('b');
     await expect(page).toHaveURL(`${environmentsUrl}/e/b/`);
     await expect(page.getByTestId('environment-badge')).toHaveText('Sandbox B · candidate_lookup_sandbox');

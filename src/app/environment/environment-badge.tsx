@@ -45,11 +45,10 @@ function switchTo(name: string, path: string): void {
   }
 }
 
-/** The header always names the environment the page looks up in; with several, it switches between them. */
-export function EnvironmentControl({ meta, path }: { meta: ApiMeta; path: string }) {
-  const info = meta.environment;
+/** The header always names the environment the page looks up in (with several, its Menu switches between them). */
+export function EnvironmentBadge({ info }: { info: EnvironmentInfo }) {
   const sandbox = info.upstream === 'sandbox';
-  const badge = (
+  return (
     <span
       data-testid="environment-badge"
       data-tone={toneOf(info)}
@@ -66,16 +65,20 @@ export function EnvironmentControl({ meta, path }: { meta: ApiMeta; path: string
       {environmentBadgeText(info)}
     </span>
   );
-  if (meta.environments.length < 2) return badge;
+}
+
+/**
+ * With several environments, the switch between them: under the header's Menu (app-shell.tsx), beside the
+ * badge that stays in the row, so that the row keeps its room for the search box.
+ */
+export function EnvironmentSwitcher({ meta, path }: { meta: ApiMeta; path: string }) {
+  if (meta.environments.length < 2) return null;
   return (
-    <span className="flex items-center gap-2">
-      {badge}
-      <label className="sr-only" htmlFor="environment-switcher">
-        Environment
-      </label>
+    <span className="flex items-center gap-2 text-sm text-slate-700">
+      <label htmlFor="environment-switcher">Environment</label>
       <select
         id="environment-switcher"
-        value={meta.allowed ? info.name : ''}
+        value={meta.allowed ? meta.environment.name : ''}
         onChange={(event) => switchTo(event.target.value, path)}
         className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm text-slate-800 focus-ring print:hidden"
       >

@@ -4,12 +4,12 @@ import { flushSync } from 'react-dom';
 import { Link, navigate, ScrollToTopOnOpen, useLocation } from '../navigation.tsx';
 import type { ApiMeta, SessionInfo } from '../../kyc/contract/api.ts';
 import { ApiError } from '../api/api-error.ts';
-import { EnvironmentControl, environmentEdgeClass, toneOf } from '../environment/environment-badge.tsx';
+import { EnvironmentBadge, EnvironmentSwitcher, environmentEdgeClass, toneOf } from '../environment/environment-badge.tsx';
 import { useEnvironment } from '../environment/use-environment.ts';
 import { LookupForm } from '../lookup/lookup-form.tsx';
 import { useFocusRescue } from './focus-rescue.ts';
 import {
-  FOLDED_OPEN,
+  foldOf,
   type HeaderPanel,
   MENU_PANEL,
   MenuSummary,
@@ -145,6 +145,7 @@ function AppHeader({
   const searchable = signedIn && path !== '/';
   const toggle = (which: Exclude<HeaderPanel, undefined>) => setPanel(panel === which ? undefined : which);
   useMenuDismiss(panel === 'menu', setPanel);
+  const fold = foldOf((meta?.environments.length ?? 0) > 1);
   // The search panel opens with focus in its box, as "/" does: the button is pressed to type an id.
   const openSearch = (open: boolean) => {
     if (open) return setPanel(undefined);
@@ -165,7 +166,7 @@ function AppHeader({
               links, name and role beside the search box took it all (its name wrapped the row to two from 1536 px). */}
           <span className="sr-only">Candidate Lookup</span>
         </Link>
-        {meta && <EnvironmentControl meta={meta} path={path} />}
+        {meta && <EnvironmentBadge info={meta.environment} />}
         {session && (
           <div className="ml-auto flex items-center gap-2 sm:hidden">
             {searchable && (
@@ -210,16 +211,18 @@ function AppHeader({
           {signedIn && meta && <LiveIndicator info={meta.environment} />}
           {/* Before what it opens, so that Tab from Menu goes on into it. */}
           {session && (
-            <span className="max-sm:hidden xl:hidden">
+            <span className={fold.menu}>
               <PanelButton open={panel === 'menu'} controls={MENU_PANEL} onClick={() => toggle('menu')}>
                 Menu
                 <MenuSummary />
               </PanelButton>
             </span>
           )}
-          {/* From sm to xl the live indicator stays in the row and the rest opens under Menu, so that the row keeps to one line
-              at 1024 px (a lead's three links, a long name and Sign out wrapped it to two, 105 px); on a phone all of it does. */}
-          <div className={cn('contents', panel === 'menu' ? FOLDED_OPEN : 'sm:max-xl:hidden')}>
+          {/* From sm to xl (with the environment switcher, at every width) the live indicator stays in the row and the rest opens
+              under Menu, so that the row keeps to one line at 1024 px (a lead's three links, a long name and Sign out wrapped it to
+              two, 105 px) and the search box its room; on a phone all of it does. */}
+          <div className={cn('contents', panel === 'menu' ? fold.open : fold.closed)}>
+            {meta && <EnvironmentSwitcher meta={meta} path={path} />}
             {signedIn && (
               <>
                 <NotificationsMenu role={session?.role} defaultName={meta?.environments[0]?.name} className={toggleClass} />

@@ -12,9 +12,28 @@ export const toggleClass =
 /** The header's two panels on a phone: the lookup form and the menu of view toggles, each behind a button. */
 export type HeaderPanel = 'search' | 'menu' | undefined;
 
-/** The toggles and the user, opened under Menu from sm to xl: a panel under the header's right end, over the page. */
-export const FOLDED_OPEN =
-  'sm:max-xl:absolute sm:max-xl:top-full sm:max-xl:right-4 sm:max-xl:z-30 sm:max-xl:mt-1 sm:max-xl:flex sm:max-xl:flex-wrap sm:max-xl:items-center sm:max-xl:gap-2 sm:max-xl:rounded-lg sm:max-xl:border sm:max-xl:border-slate-200 sm:max-xl:bg-white sm:max-xl:p-3 sm:max-xl:shadow-lg';
+/**
+ * Where the toggles and the user fold under Menu, in a panel under the header's right end, over the page: `menu`
+ * the Menu button's wrapper, `closed` and `open` the folded items'. From sm to xl; and with the environment switcher
+ * (which folds with them) at every width from sm: beside it and a badge of 200 px they left a support user's search
+ * box 95 px at 1280 px ("refId, e"), and wrapped the row to two up to 1600 px. The row keeps the badge.
+ */
+export interface Fold {
+  menu: string;
+  closed: string;
+  open: string;
+}
+const FOLD_BELOW_XL: Fold = {
+  menu: 'max-sm:hidden xl:hidden',
+  closed: 'sm:max-xl:hidden',
+  open: 'sm:max-xl:absolute sm:max-xl:top-full sm:max-xl:right-4 sm:max-xl:z-30 sm:max-xl:mt-1 sm:max-xl:flex sm:max-xl:flex-wrap sm:max-xl:items-center sm:max-xl:gap-2 sm:max-xl:rounded-lg sm:max-xl:border sm:max-xl:border-slate-200 sm:max-xl:bg-white sm:max-xl:p-3 sm:max-xl:shadow-lg',
+};
+const FOLD_ALWAYS: Fold = {
+  menu: 'max-sm:hidden',
+  closed: 'sm:hidden',
+  open: 'sm:absolute sm:top-full sm:right-4 sm:z-30 sm:mt-1 sm:flex sm:flex-wrap sm:items-center sm:gap-2 sm:rounded-lg sm:border sm:border-slate-200 sm:bg-white sm:p-3 sm:shadow-lg',
+};
+export const foldOf = (switcher: boolean): Fold => (switcher ? FOLD_ALWAYS : FOLD_BELOW_XL);
 
 export const SEARCH_PANEL = 'header-search';
 export const MENU_PANEL = 'header-menu';
