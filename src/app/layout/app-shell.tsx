@@ -159,7 +159,9 @@ function AppHeader({
     >
       {/* On one baseline, not centred: a question or a problem under the search box grows the header down, where
           centred items (the mark, the links, the toggles) slid down to its middle. The mark is inline for a baseline. */}
-      <div className={`relative mx-auto flex ${PAGE_WIDTH} flex-wrap items-baseline gap-x-4 gap-y-2 px-4 py-2 sm:gap-y-3 sm:px-6 sm:py-3`}>
+      <div
+        className={`relative mx-auto flex ${PAGE_WIDTH} flex-wrap items-baseline gap-x-3 gap-y-2 2xl:gap-x-4 px-4 py-2 sm:gap-y-3 sm:px-6 sm:py-3`}
+      >
         <Link to={to('/')} className="rounded font-semibold text-slate-900 focus-ring">
           <img src="/favicon.svg" alt="" className="inline-block size-6" />
           {/* The mark alone (the name is its link's, and the tab's title's): the row is 90rem wide at most, and a lead's
@@ -181,7 +183,7 @@ function AppHeader({
           </div>
         )}
         {signedIn && (
-          <nav aria-label="Main" className="flex items-center gap-4">
+          <nav aria-label="Main" className="flex items-center gap-3 2xl:gap-4">
             {(readsAuditTrail(session?.role) ? LEAD_PAGES : PAGES).map(([page, label, more]) => (
               <Link
                 key={page}

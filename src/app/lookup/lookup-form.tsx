@@ -45,7 +45,7 @@ export function LookupForm({ compact = false, autoFocus = false, current }: Look
           <div data-testid="search-field-row" className="flex min-w-0 flex-1 gap-2">
             <SearchInput id={ids.input} form={form} autoFocus={autoFocus} invalid={problem !== undefined} describedBy={describedBy} />
             <Button type="submit" size="lg">
-              Look up
+              {compact ? <CompactLookUp /> : 'Look up'}
             </Button>
           </div>
         </div>
@@ -86,6 +86,30 @@ export function LookupForm({ compact = false, autoFocus = false, current }: Look
         </Suspense>
       )}
     </search>
+  );
+}
+
+/**
+ * The header's "Look up": a magnifier from 640 to 1535 px, where the header's row gives the box its room (16rem at
+ * least, a recordId whole in it: app-shell.tsx), the words for screen readers and voice control; the words on a
+ * phone (the form has its own panel there) and from 2xl.
+ */
+function CompactLookUp() {
+  return (
+    <>
+      <svg
+        aria-hidden="true"
+        viewBox="0 0 16 16"
+        className="hidden size-4 sm:max-2xl:inline-block"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+      >
+        <circle cx="7" cy="7" r="4.5" />
+        <path d="m10.5 10.5 3.5 3.5" strokeLinecap="round" />
+      </svg>
+      <span className="sm:max-2xl:sr-only">Look up</span>
+    </>
   );
 }
 
