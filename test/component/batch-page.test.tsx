@@ -134,6 +134,43 @@ describe('batch page', { timeout: 20_000 }, () => {
     expect(screen.getAllByText('Not looked up')).toHaveLength(2);
   });
 
+  it('Cancel pressed puts the focus on "Go on with the 2 left", not on the page: Cancel itself goes (the UI review)', async () => {
+    const batch = controllableBatch();
+    stubApi({ candidates: { '/api/batch': batch.response } });
+    renderWithProviders('/batch');
+    const user = await startBatch('a\nb\nc');
+    batch.send(found(0, 'a'));
+    await waitFor(() => expect(screen.getByTestId('batch-progress')).toHaveTextContent('1 of 3'));
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('button', { name: 'Cancel' })).not.toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Go on with the 2 left' })).toHaveFocus());
+  });
+
+  it('a batch that ends with the focus on Cancel and nothing left puts it on the sentence of what it came to', async () => {
+    const batch = controllableBatch();
+    stubApi({ candidates: { '/api/batch': batch.response } });
+    renderWithProviders('/batch');
+    await startBatch('a\nb');
+    screen.getByRole('button', { name: 'Cancel' }).focus();
+    batch.send(found(0, 'a'), found(1, 'b'), { type: 'done', found: 2, failed: 0 });
+    batch.end();
+    const outcome = await screen.findByText('Done: 2 found, 0 not found, 0 failed.');
+    await waitFor(() => expect(outcome).toHaveFocus());
+  });
+
+  it('a batch that ends while the keyboard is elsewhere leaves the focus where it is', async () => {
+    const batch = controllableBatch();
+    stubApi({ candidates: { '/api/batch': batch.response } });
+    renderWithProviders('/batch');
+    await startBatch('a\nb');
+    const box = screen.getByRole('textbox', { name: 'refIds to look up' });
+    box.focus();
+    batch.send(found(0, 'a'), found(1, 'b'), { type: 'done', found: 2, failed: 0 });
+    batch.end();
+    await screen.findByText('Done: 2 found, 0 not found, 0 failed.');
+    expect(box).toHaveFocus();
+  });
+
   it('goes on with the ids left after a Cancel: only those are asked for', async () => {
     const first = controllableBatch();
     const second = controllableBatch();

@@ -83,6 +83,22 @@ test.describe('the batch finds what the search box finds', () => {
   });
 });
 
+test.describe('the batch from the keyboard', () => {
+  test('Cancel pressed with the keyboard leaves it on "Go on with the 2 left", not on the page (Cancel itself goes)', async ({ page }) => {
+    // The batch's answer is held: it runs until Cancel aborts it.
+    await page.route('**/api/batch', () => new Promise<void>(() => {}));
+    await page.goto('/batch');
+    await page.getByRole('textbox', { name: 'refIds to look up' }).fill('cust_000482\nunknown-1');
+    await page.getByRole('button', { name: 'Look up all' }).focus();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('button', { name: 'Cancel' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.getByText('Cancelled after 0 of 2: the rest were not looked up.')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Go on with the 2 left' })).toBeFocused();
+  });
+});
+
 test.describe('a dashboard link in the search box', () => {
   test('pasted, it opens the candidate by recordId, and the page says it read a dashboard link', async ({ page, context }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);

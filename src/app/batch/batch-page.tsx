@@ -15,6 +15,7 @@ import { SessionEndedNotice } from '../session/session-ended-notice.tsx';
 import { BatchActions } from './batch-actions.tsx';
 import { BatchProgress } from './batch-progress.tsx';
 import { BatchTable } from './batch-table.tsx';
+import { useFocusAfterRun } from './focus-after-run.ts';
 import { ListHint } from './list-hint.tsx';
 import { forgetBatch, recallBatch, rememberBatch } from './batch-memory.ts';
 import { listToSend, type PersonalAnswer, PersonalListQuestion, personalLines, usePersonalList } from './personal-list.tsx';
@@ -94,6 +95,7 @@ export function BatchPage() {
   };
 
   const running = state.phase === 'running';
+  const after = useFocusAfterRun(running);
   return (
     <div className="space-y-5">
       <Card as="section" padding="lg" aria-labelledby="batch-heading">
@@ -132,7 +134,7 @@ export function BatchPage() {
               Look up all
             </Button>
             {running && (
-              <Button variant="secondary" onClick={cancel}>
+              <Button ref={after.cancel} variant="secondary" onClick={cancel}>
                 Cancel
               </Button>
             )}
@@ -145,7 +147,7 @@ export function BatchPage() {
           kept="The list and the rows already found stay here; once you have signed in again, the batch goes on with the ones left."
         />
       )}
-      {state.phase !== 'idle' && <BatchProgress state={state} onRetry={retry} onLookUpFirst={lookUpFirst} />}
+      {state.phase !== 'idle' && <BatchProgress state={state} onRetry={retry} onLookUpFirst={lookUpFirst} focus={after.focus} />}
       {state.ids.length > 0 && <BatchResults state={state} environment={environment} to={to} order={[attentionFirst, setAttentionFirst]} />}
     </div>
   );

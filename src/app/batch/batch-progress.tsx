@@ -3,6 +3,7 @@ import { RetryButton, RetryCountdown, ServerWait, useWaiting, waitLength } from 
 import { cn } from '../ui/cn.ts';
 import { TimeStamp } from '../ui/time-stamp.tsx';
 import { useNow } from '../ui/use-now.ts';
+import type { OutcomeFocus } from './focus-after-run.ts';
 import { leftOutText } from './personal-list.tsx';
 import { type BatchPause, type BatchState, leftCounts } from './use-batch.ts';
 
@@ -11,7 +12,18 @@ import { type BatchPause, type BatchState, leftCounts } from './use-batch.ts';
  * sentence and the Retry button never disagree: "8 left: 5 could not reach the service, 3 not looked
  * up" beside "Retry the 8 left", not the server's count of the ids it never started beside the button's.
  */
-export function BatchProgress({ state, onRetry, onLookUpFirst }: { state: BatchState; onRetry: () => void; onLookUpFirst: () => void }) {
+export function BatchProgress({
+  state,
+  onRetry,
+  onLookUpFirst,
+  focus,
+}: {
+  state: BatchState;
+  onRetry: () => void;
+  onLookUpFirst: () => void;
+  /** Where the keyboard goes once the batch stops running, if it was on Cancel (focus-after-run.ts). */
+  focus?: OutcomeFocus;
+}) {
   const total = state.ids.length;
   const found = state.rows.filter((row) => row?.ok).length;
   // Told apart: with the service down, "8 not found or failed" read as 8 candidates the service does not know.
@@ -56,7 +68,7 @@ export function BatchProgress({ state, onRetry, onLookUpFirst }: { state: BatchS
       )}
       {state.pause && state.phase === 'running' && <BatchWait pause={state.pause} />}
       <div className="flex flex-wrap items-center gap-3">
-        <p role="status" className="text-sm text-slate-700">
+        <p ref={focus?.outcome} role="status" tabIndex={-1} className="rounded text-sm text-slate-700 focus-ring">
           {refused ? (
             <>
               <ServerWait error={refused} id={waitId} over="The wait is over." /> {leftText(state, waiting)}
@@ -73,6 +85,7 @@ export function BatchProgress({ state, onRetry, onLookUpFirst }: { state: BatchS
         </p>
         {offered && (
           <RetryButton
+            ref={focus?.offer}
             variant="secondary"
             onRetry={offered === 'first' ? onLookUpFirst : onRetry}
             retrying={false}

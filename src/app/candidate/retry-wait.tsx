@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useState } from 'react';
+import { type ReactNode, type Ref, useEffect, useState } from 'react';
 import { formatDuration } from '../../kyc/view/time.ts';
 import type { ApiError } from '../api/api-error.ts';
 import { Button } from '../ui/button.tsx';
@@ -49,6 +49,7 @@ export function RetryButton({
   describedBy,
   children,
   variant,
+  ref,
 }: {
   onRetry: () => void;
   retrying: boolean;
@@ -57,10 +58,12 @@ export function RetryButton({
   /** The button's words, when not "Try again" ("Retrying…" while retrying): given, they stay while retrying too. */
   children?: ReactNode;
   variant?: 'primary' | 'secondary';
+  ref?: Ref<HTMLButtonElement>;
 }) {
   const waiting = useWaiting(retryAt);
   return (
     <Button
+      ref={ref}
       onClick={onRetry}
       busy={retrying || waiting}
       aria-describedby={waiting ? describedBy : undefined}
