@@ -113,7 +113,7 @@ function FoundBy({ foundBy, kind, own }: { foundBy: LookupKind; kind: LookupKind
       found by {foundBy};{' '}
       {own ? (
         <>
-          its {kind} <span className="font-mono break-all text-slate-900">{own}</span>
+          its {kind} <span className="font-mono wrap-anywhere text-slate-900">{own}</span>
         </>
       ) : (
         `no ${kind}`
@@ -136,6 +136,19 @@ export function BatchSince({ statusDate, now = Date.now() }: { statusDate: strin
   );
 }
 
+/**
+ * An id of an ordinary length (a recordId's 24 characters, a UUID's 36) stays on one line: a reviewer
+ * compares ids by their ends, and "toolarg / e" reads as two ids. Its column is as wide as its longest such
+ * id, whatever a failed row's sentence across the row asks for. A longer id breaks only where it must
+ * (`wrap-anywhere`, which also keeps "repeat of line 2" whole words), in a column at least a UUID wide
+ * (`idCellClass`), not the few letters' width that `break-all` let the sentence narrow it to. Stacked (a
+ * phone's layout), an id breaks only when it is longer than its line.
+ */
+const ORDINARY_ID = 36;
+const idCellClass = (id: string | null | undefined) =>
+  cn('px-3 py-2 font-mono text-xs wrap-anywhere', id && id.length > ORDINARY_ID && 'min-w-[calc(36ch+1.5rem)]');
+const wholeIdClass = (id: string) => (id.length > ORDINARY_ID ? undefined : 'whitespace-nowrap stacked:whitespace-normal');
+
 function RepeatMark({ line }: { line: BatchLine }) {
   if (line.repeatOf === undefined) return null;
   return <span className="block font-sans text-slate-600">repeat of line {line.repeatOf}</span>;
@@ -155,8 +168,8 @@ function BatchTableRow({
   const span = triage ? 5 : 4;
   const repeat = line.repeatOf === undefined ? {} : { 'data-repeat-of': line.repeatOf };
   const idCell = (
-    <td className="max-w-72 px-3 py-2 font-mono text-xs break-all text-slate-900">
-      {line.id}
+    <td className={cn(idCellClass(line.id), 'text-slate-900')}>
+      <span className={wholeIdClass(line.id)}>{line.id}</span>
       <RepeatMark line={line} />
     </td>
   );
@@ -203,12 +216,12 @@ function BatchTableRow({
   return (
     <tr data-row-state="found" {...repeat}>
       {number}
-      <td className="max-w-72 px-3 py-2 font-mono text-xs break-all">
+      <td className={idCellClass(line.id)}>
         <Link
           to={to(candidatePath(foundBy, line.id))}
           // Its place among the batch's lines, never an id: the candidate page steps through the found rows from it (batch-place.ts).
           state={{ batchRow: { index } } satisfies BatchRowHandOver}
-          className="rounded text-blue-800 underline underline-offset-2 hover:text-blue-950 focus-ring"
+          className={cn('rounded text-blue-800 underline underline-offset-2 hover:text-blue-950 focus-ring', wholeIdClass(line.id))}
           data-open
           onNavigate={visit}
         >
@@ -236,8 +249,8 @@ function BatchTableRow({
       <td className="px-3 py-2 text-slate-700 tabular-nums" data-label="Submissions">
         {row.submitCount ?? '—'}
       </td>
-      <td className="max-w-72 px-3 py-2 font-mono text-xs break-all text-slate-700" data-label={OTHER[kind]}>
-        {other ?? '—'}
+      <td className={cn(idCellClass(other), 'text-slate-700')} data-label={OTHER[kind]}>
+        {other ? <span className={wholeIdClass(other)}>{other}</span> : '—'}
       </td>
       {triage && <TriageCell triage={row.triage} />}
     </tr>
