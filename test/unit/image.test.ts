@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fileExtensionOf, sniffedTypeOfMime, sniffImageType } from '../../src/kyc/contract/picture-type.ts';
 import { greyTiff, heavySvg, paddedPdf } from '../fixtures/hostile-pictures.mjs';
-import { formatBytes } from '../../src/kyc/view/bytes.ts';
+import { formatBytes } from '../../src/kyc/contract/bytes.ts';
 import { base64ByteLength, base64Head, base64ToBytes, cleanBase64 } from '../../src/kyc/view/image.ts';
 import { drawPicture } from '../../src/server/sandbox/images.ts';
 

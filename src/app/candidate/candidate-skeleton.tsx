@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { formatBytes } from '../../kyc/view/bytes.ts';
+import { formatBytes } from '../../kyc/contract/bytes.ts';
 import { LookupPlaceholder } from './lookup-placeholder.tsx';
 import { useNow } from '../ui/use-now.ts';
 import type { DownloadProgress } from '../api/fetch-candidate.ts';

@@ -1,7 +1,7 @@
 import { useContext, useState } from 'react';
 import type { PictureSize } from '../../kyc/contract/picture-size.ts';
 import { fileExtensionOf, type SniffedType } from '../../kyc/contract/picture-type.ts';
-import { formatBytes } from '../../kyc/view/bytes.ts';
+import { formatBytes } from '../../kyc/contract/bytes.ts';
 import { labelInSentence } from '../../kyc/view/attributes.ts';
 import { Button } from '../ui/button.tsx';
 import { saveBlob } from '../ui/save-blob.ts';

@@ -1,5 +1,5 @@
 import { attributeLabel } from '../../kyc/view/attributes.ts';
-import { formatBytes } from '../../kyc/view/bytes.ts';
+import { formatBytes } from '../../kyc/contract/bytes.ts';
 import { base64ByteLength, cleanBase64 } from '../../kyc/view/image.ts';
 import type { IdentityAttribute } from '../../kyc/contract/schema.ts';
 import type { StructuredField } from '../../kyc/contract/other-forms.ts';

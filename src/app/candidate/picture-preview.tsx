@@ -1,6 +1,6 @@
 import { type ReactNode, useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { attributeLabel, labelInSentence } from '../../kyc/view/attributes.ts';
-import { formatBytes } from '../../kyc/view/bytes.ts';
+import { formatBytes } from '../../kyc/contract/bytes.ts';
 import { base64ByteLength, base64Head, base64PictureSize, base64ToBytes, cleanBase64 } from '../../kyc/view/image.ts';
 import { isTooLargeToShow, type PictureSize } from '../../kyc/contract/picture-size.ts';
 import { type SniffedType, sniffImageType } from '../../kyc/contract/picture-type.ts';

@@ -1,4 +1,4 @@
-import { formatBytes } from '../../kyc/view/bytes.ts';
+import { formatBytes } from '../../kyc/contract/bytes.ts';
 import { type Ref, type RefObject, useCallback, useLayoutEffect, useImperativeHandle, useRef, useState } from 'react';
 import { TransformComponent, TransformWrapper, type ReactZoomPanPinchContentRef } from 'react-zoom-pan-pinch';
 import type { ViewerPicture } from './viewer-picture.ts';
