@@ -605,8 +605,15 @@ describe('lookup states', () => {
   });
 
   it('a response too large', async () => {
-    showWith(apiError(502, 'response_too_large', 'larger than the 64 MB this server accepts'));
+    const message =
+      "The KYC service's answer is larger than the 64 MB this server accepts (limits.maxResponseBytes). Nothing is wrong with the id: " +
+      "the candidate's record, pictures included, is over this server's limit, and asking again gets the same answer. " +
+      'Tell whoever runs Candidate Lookup: they can raise limits.maxResponseBytes.';
+    showWith(apiError(502, 'response_too_large', message));
     expect(await screen.findByRole('heading', { name: 'The response is too large' })).toBeInTheDocument();
+    // The server's sentence says the next step: the card adds no "try again" to it.
+    expect(screen.getByText(message)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
   });
 
   it('an invalid id in the link: refused before any request', async () => {

@@ -230,6 +230,23 @@ describe('faults of the service, answered in parts', () => {
     const res = await lookup();
     expect(res.status).toBe(502);
     expect(errorOf(res).code).toBe('response_too_large');
+    expect(errorOf(res).message).toContain('larger than the 20 kB this server accepts');
+  });
+
+  it('a declared length over the 20 000-byte limit: "20 kB" in words, not "<1 MB", and the next step', async () => {
+    upstream.behave = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': 30_000 });
+      res.end('x'.repeat(30_000));
+    };
+    const res = await lookup();
+    expect(res.status).toBe(502);
+    expect(errorOf(res)).toMatchObject({
+      code: 'response_too_large',
+      message:
+        "The KYC service's answer is larger than the 20 kB this server accepts (limits.maxResponseBytes). Nothing is wrong with the id: " +
+        "the candidate's record, pictures included, is over this server's limit, and asking again gets the same answer. " +
+        'Tell whoever runs Candidate Lookup: they can raise limits.maxResponseBytes.',
+    });
   });
 
   it('a body that is not JSON after its envelope opens, or is incomplete: upstream_error; one that is not an envelope: not_a_record', async () => {

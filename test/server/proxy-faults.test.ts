@@ -256,7 +256,11 @@ describe('proxy against a faulty upstream', () => {
     const res = await lookup();
     expect(res.status).toBe(502);
     expect(errorOf(res).code).toBe('response_too_large');
-    expect(errorOf(res).message).toContain('limits.maxResponseBytes');
+    // This server's 10 000 bytes, in a reader's words (it said "<1 MB"), and whose the next step is.
+    expect(errorOf(res).message).toContain(
+      'larger than the 9.8 kB this server accepts (limits.maxResponseBytes). Nothing is wrong with the id',
+    );
+    expect(errorOf(res).message).toContain('Tell whoever runs Candidate Lookup: they can raise limits.maxResponseBytes.');
     await expectStillServing();
   });
 

@@ -1,6 +1,7 @@
 import { type JsonPath, QuietReader, type ScannedBody, scanOf } from './answer-scan.ts';
 import { readPiecesInTurns } from './pieces-in-turns.ts';
-import { ApiFailure, brokenOff } from '../http/api-failure.ts';
+import { responseTooLarge } from './too-large.ts';
+import { type ApiFailure, brokenOff } from '../http/api-failure.ts';
 import { JsonIncompleteError, JsonTooDeepError } from './json-tokens.ts';
 import type { ScalarKind } from './json-bytes.ts';
 import { type KeySearch, KeyWatch } from './key-watch.ts';
@@ -194,11 +195,6 @@ export interface ValueFailures {
 /** How much of a body's start is kept for ValueFailures.unopened. */
 const HEAD_BYTES = 256;
 
-const TOO_LARGE = new ApiFailure(
-  'response_too_large',
-  "The KYC service's response is larger than this server accepts (limits.maxResponseBytes).",
-);
-
 /** The body read to its end through its scan (fed here unless it is fed where it is received), built as it comes. */
 export function readValue(
   body: ScannedBody,
@@ -237,7 +233,7 @@ export function readValue(
     const read = (piece: Buffer) => {
       if (settled) return;
       received += piece.length;
-      if (received > limits.maxResponseBytes) return settle({ ok: false, failure: TOO_LARGE });
+      if (received > limits.maxResponseBytes) return settle({ ok: false, failure: responseTooLarge(limits.maxResponseBytes) });
       if (head.length < HEAD_BYTES) head = Buffer.concat([head, piece.subarray(0, HEAD_BYTES - head.length)]);
       if (!fed) scan.write(piece);
       const refused = named(refusal(), false);

@@ -9,6 +9,7 @@ import type { AskedCandidate } from '../answer/asked-id-watch.ts';
 import type { ApiSettings } from '../config/settings.ts';
 import { countBytes, NO_RECORD, repeatedMember } from '../http/http-reply.ts';
 import { notARecord } from '../answer/not-a-record.ts';
+import { responseTooLarge } from '../answer/too-large.ts';
 import { requestLog } from '../log/log.ts';
 import { type Audit, refuse } from '../audit/audit-trail.ts';
 import { newBoundary, type Split, splitRecord } from '../answer/multipart-answer.ts';
@@ -75,7 +76,9 @@ export async function answerFull(
     received += chunk.length;
     if (received > deps.settings.limits.maxResponseBytes) upstreamRes.destroy(new Error('response too large'));
   });
-  const tooLarge = () => received > deps.settings.limits.maxResponseBytes;
+  const { maxResponseBytes } = deps.settings.limits;
+  // The failure of an answer over the limit, once it is: its words name the limit.
+  const tooLarge = () => (received > maxResponseBytes ? responseTooLarge(maxResponseBytes) : undefined);
   // Watched from the moment the answer's 200 line is written: a cut from then on is audited (answer-end.ts).
   let end: AnswerEnd | undefined;
   const began = () => {
@@ -191,7 +194,7 @@ async function answerInParts(res: http.ServerResponse, answer: FullAnswer, optio
 
 interface PartsOptions {
   req: http.IncomingMessage;
-  tooLarge: () => boolean;
+  tooLarge: () => ApiFailure | undefined;
   /** Called once the answer's 200 line is written: from then on a cut is audited (answer-end.ts). */
   began: () => AnswerEnd;
   stallMs: number;
@@ -199,11 +202,6 @@ interface PartsOptions {
   /** Made while the record is read (parts-writer.ts). */
   previews: LookupPreviews;
 }
-
-const TOO_LARGE = new ApiFailure(
-  'response_too_large',
-  "The KYC service's response is larger than this server accepts (limits.maxResponseBytes).",
-);
 
 const UNFRAMED = new ApiFailure('upstream_error', "The KYC service's answer could not be sent in parts. Try again.");
 
@@ -213,11 +211,12 @@ const UNFRAMED = new ApiFailure('upstream_error', "The KYC service's answer coul
  */
 function cutOf(
   read: Split & { ok: false },
-  tooLarge: () => boolean,
+  tooLarge: () => ApiFailure | undefined,
   answer: Pick<FullAnswer, 'stated' | 'asked'>,
 ): [ApiFailure, Exclude<AnswerCut, 'client_left'>] {
   if ('failure' in read) return [read.failure, 'answer_fault'];
-  if (tooLarge()) return [TOO_LARGE, 'answer_fault'];
+  const large = tooLarge();
+  if (large) return [large, 'answer_fault'];
   const { error } = read;
   return [
     guardFailure(error, answer),
@@ -231,7 +230,7 @@ function cutOf(
  * limit on a browser that stops reading, cut it. The browser stopped reading; the service did not fail.
  * A fault of the body's own (its content, its size) is the service's whoever was reading.
  */
-function stalledByBrowser(res: http.ServerResponse, error: Error, tooLarge: () => boolean): boolean {
+function stalledByBrowser(res: http.ServerResponse, error: Error, tooLarge: () => ApiFailure | undefined): boolean {
   return res.writableNeedDrain && !(error instanceof AnswerGuardError) && !tooLarge();
 }
 

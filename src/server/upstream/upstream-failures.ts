@@ -4,6 +4,7 @@ import { ApiFailure, type FailureDetails } from '../http/api-failure.ts';
 import { misconfigured } from './not-found.ts';
 import type http from 'node:http';
 import type { KeySearch } from '../answer/key-watch.ts';
+import { responseTooLarge } from '../answer/too-large.ts';
 import { quoted, saidInEnvelope, type ServiceMessage, type ServiceSaid } from './service-message.ts';
 import type { KeySettings } from '../config/environments.ts';
 
@@ -49,11 +50,7 @@ export function failureOfListStatus(status: number, said: ServiceSaid = {}, key?
 /** An answer whose declared length is over the limit: refused before a byte of it is read. */
 export function declaredTooLarge(upstreamRes: http.IncomingMessage, maxResponseBytes: number): ApiFailure | undefined {
   if (!(Number(upstreamRes.headers['content-length']) > maxResponseBytes)) return undefined;
-  const mb = Math.round(maxResponseBytes / 1024 / 1024) || '<1';
-  return new ApiFailure(
-    'response_too_large',
-    `The KYC service's response is larger than the ${mb} MB this server accepts (limits.maxResponseBytes).`,
-  );
+  return responseTooLarge(maxResponseBytes);
 }
 
 /**
