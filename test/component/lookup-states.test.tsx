@@ -398,7 +398,7 @@ describe('lookup states', () => {
     expect(await alert()).toHaveAttribute('data-error-kind', 'upstream_misconfigured');
     expect(screen.getByRole('heading', { name: 'This server is not set up right for the KYC service' })).toBeInTheDocument();
     expect(
-      screen.getByText(/KYC_CLIENT_ID\. Nothing is wrong with the id you entered; ask whoever runs Candidate Lookup\./),
+      screen.getByText(/KYC_CLIENT_ID\. Nothing is wrong with the id you entered; tell whoever runs Candidate Lookup\./),
     ).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: /Try as/ })).not.toBeInTheDocument();
   });

@@ -89,7 +89,7 @@ const serviceAway: ScreenOf = ({ message }, { actions }) => ({ body: `${message}
 const plain: ScreenOf = ({ message }) => ({ body: message });
 /** The server's settings for the service are wrong: no id would do. */
 const notTheId: ScreenOf = ({ message }) => ({
-  body: `${message} Nothing is wrong with the id you entered; ask whoever runs Candidate Lookup.`,
+  body: `${message} Nothing is wrong with the id you entered; tell whoever runs Candidate Lookup.`,
 });
 
 /** An id looked up both ways and found neither: its page's words. */
