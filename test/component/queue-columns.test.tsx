@@ -411,6 +411,17 @@ describe('the progress line', () => {
     );
   });
 
+  it('says nothing of dates for an empty tab, where it read "0 of 0 dated" (UI review)', async () => {
+    const at = new Date();
+    stubList(QUEUE, {
+      extra: { waiting: { ...WAITING_EXTRA, index: { at: at.toISOString(), asOf: at.toISOString(), dated: 0, of: 0 } } },
+    });
+    renderWithProviders('/applicants?status=waiting');
+    const freshness = await screen.findByTestId('queue-freshness');
+    expect(freshness).toHaveTextContent(/^List read from the KYC service/);
+    expect(freshness).not.toHaveTextContent(/dated/);
+  });
+
   it("says what keeps the list current where live updates are off: the next read (a minute, a decisions' tab 15), and lookups made here", async () => {
     const at = new Date();
     const meta = testMeta();
@@ -436,7 +447,7 @@ describe('the progress line', () => {
     stubList(QUEUE, { extra: { blocked: { order: { by: 'age', known: 0, of: 0 }, index } } });
     renderWithProviders('/applicants?status=blocked');
     expect(await screen.findByTestId('queue-freshness')).toHaveTextContent(
-      'Still reading this list from the KYC service (1,200 of 10,000 read): what is known so far is shown, 0 of 0 dated; the order is not final yet.',
+      'Still reading this list from the KYC service (1,200 of 10,000 read): what is known so far is shown; the order is not final yet.',
     );
     expect(screen.getByTestId('queue-still-reading')).toHaveTextContent('None read yet');
     expect(screen.queryByText('No candidates have the status “Blocked”.')).not.toBeInTheDocument();
@@ -456,7 +467,7 @@ describe('the progress line', () => {
     renderWithProviders('/applicants?status=blocked');
     const freshness = await screen.findByTestId('queue-freshness');
     expect(freshness).toHaveTextContent(
-      `Not read from the KYC service: what lookups made here told the queue is shown, 0 of 0 dated. ${message}`,
+      `Not read from the KYC service: what lookups made here told the queue is shown. ${message}`,
     );
     expect(freshness).not.toHaveTextContent(/Still reading|last read of the list failed/);
     expect(screen.getByTestId('queue-still-reading')).toHaveTextContent(/^None known: the KYC service’s list is not read/);

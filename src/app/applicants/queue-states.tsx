@@ -205,7 +205,8 @@ export function QueueFreshness({
   // A tab of a status the service never dates has no date to look up (its order note says so); All's count
   // leaves those rows out, and says how many, so that "14 of 14 dated" beside 15 rows is no miscount.
   const datedText = `${index.dated.toLocaleString()} of ${index.of.toLocaleString()} dated${index.undated ? `; ${undatedRows(index.undated)} not dated by the service` : ''}`;
-  const dated = isUndatedStatus(tab) ? undefined : datedText;
+  // An empty tab has nothing to date: "0 of 0 dated" said nothing.
+  const dated = isUndatedStatus(tab) || index.of === 0 ? undefined : datedText;
   let text: string;
   if (index.crawling && index.error?.withheld) {
     text = `Not read from the KYC service: what lookups made here told the queue is shown${dated ? `, ${dated}` : ''}.`;
