@@ -466,9 +466,7 @@ describe('the progress line', () => {
     stubList(QUEUE, { extra: { blocked: { order: { by: 'age', known: 0, of: 0 }, index } } });
     renderWithProviders('/applicants?status=blocked');
     const freshness = await screen.findByTestId('queue-freshness');
-    expect(freshness).toHaveTextContent(
-      `Not read from the KYC service: what lookups made here told the queue is shown. ${message}`,
-    );
+    expect(freshness).toHaveTextContent(`Not read from the KYC service: what lookups made here told the queue is shown. ${message}`);
     expect(freshness).not.toHaveTextContent(/Still reading|last read of the list failed/);
     expect(screen.getByTestId('queue-still-reading')).toHaveTextContent(/^None known: the KYC service’s list is not read/);
   });
