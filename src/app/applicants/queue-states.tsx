@@ -1,9 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { Link } from '../navigation.tsx';
 import { RetryButton, RetryCountdown, ServerWait, saysItsWait } from '../candidate/retry-wait.tsx';
-import { sessionQueries } from '../session/session-query.ts';
-import { listKeyCheckAdvice } from '../../kyc/contract/list-key-check.ts';
 import { buttonClass } from '../ui/button.tsx';
 import { Card } from '../ui/card.tsx';
 import { ScrollRegion } from '../ui/scroll-region.tsx';
@@ -57,21 +54,16 @@ const WAIT_OVER = 'The wait is over: Try again reads the list again.';
  * that said when to ask again ("Try again in 46 s.") counts it down and holds Try again until then, as
  * the candidate page does (retry-wait.tsx); one that asked for a wait without saying it in words
  * (`Retry-After` only) says it the same way ("Try again in 5 s, at 14:02:31 UTC."), rather than holding
- * the button with no word of why. While a read is under way, the line beside Try again says so. The key
- * check's advice is the reader's role's (list-key-check.ts): a support user cannot open a candidate in full.
+ * the button with no word of why. While a read is under way, the line beside Try again says so.
  */
 export function QueueError({ error, onRetry, retrying }: { error: ApiError; onRetry: () => void; retrying: boolean }) {
   const waitId = useId();
-  const role = useQuery(sessionQueries.current()).data?.role;
-  // Reworded only for the key check's advice, whose wait is said apart (its retryAt, taken from `error`).
-  const message = listKeyCheckAdvice(error.message, role);
-  const told = message === error.message ? error : error.reworded(message);
   const unsaid = error.retryAt !== undefined && !saysItsWait(error);
   return (
     <Card role="alert" tone="danger" className="space-y-3" data-error-kind={error.code}>
       <h2 className="text-lg font-semibold">{LIST_TITLES[error.code] ?? errorTitle(error.code)}</h2>
       <p className="text-sm break-words">
-        <ServerWait error={told} id={unsaid ? undefined : waitId} over={WAIT_OVER} />
+        <ServerWait error={error} id={unsaid ? undefined : waitId} over={WAIT_OVER} />
         {SERVICE_AWAY.has(error.code) && ` ${QUEUE_SERVICE_AWAY_NEXT}`}
         {unsaid && (
           <>
@@ -200,7 +192,6 @@ export function QueueFreshness({
   tab: QueueTabKey;
 }) {
   const now = useNow();
-  const role = useQuery(sessionQueries.current()).data?.role;
   if (!index) return null;
   // A tab of a status the service never dates has no date to look up (its order note says so); All's count
   // leaves those rows out, and says how many, so that "14 of 14 dated" beside 15 rows is no miscount.
@@ -229,7 +220,7 @@ export function QueueFreshness({
       {index.error && (
         <span className="text-amber-900">
           {index.error.withheld ? ' ' : ' The last read of the list failed: '}
-          {listKeyCheckAdvice(index.error.message, role)}
+          {index.error.message}
         </span>
       )}
     </p>
