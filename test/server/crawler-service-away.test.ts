@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
 import type { ApiErrorCode } from '../../src/kyc/contract/api-errors.ts';
-import { createGate } from '../../src/server/archiving/archiving-gate.ts';
+import { LIST_KEY_CHECK_ADVICE } from '../../src/kyc/contract/list-key-check.ts';
+import { createGate, SERVICE_AWAY_SAID_MS } from '../../src/server/archiving/archiving-gate.ts';
 import type { ArchivingGuard } from '../../src/server/archiving/archiving-guard.ts';
 import { ApiFailure } from '../../src/server/http/api-failure.ts';
 import { createLogger } from '../../src/server/log/log.ts';
@@ -159,5 +160,50 @@ describe('property: the crawler names the service as the cause exactly when the 
         else expect(withheld?.code).toBe('archiving_check_unavailable');
       }),
     );
+  });
+});
+
+describe('a failure of the service said for a while, not for ever (late review: the service came back, and nothing asked it)', () => {
+  it(`is the queue's reason for ${SERVICE_AWAY_SAID_MS / 60_000} minutes at most; past them the key check again, the step that unblocks it`, async () => {
+    const log = createLogger({ write: () => {} });
+    let clock = 1_000_000;
+    const gate = createGate(() => clock);
+    const hold = await gate.enter({ since: clock, until: clock + 1000 });
+    if (hold === 'gone' || !('done' in hold)) throw new Error('the first lookup holds the check');
+    const away = new ApiFailure('upstream_unreachable', 'The KYC service could not be reached (connection reset).');
+    hold.done({ opened: false, failure: away });
+    const archiving = {
+      finding: async () => ({ found: false }),
+      shownSafe: () => gate.isOpen(),
+      checkFailed: () => gate.serviceFailure(),
+    } as unknown as ArchivingGuard;
+    expect(await crawlerFullKeyWithheld({ hasStatusKey: false, archiving }, log)).toBe(away);
+    clock += SERVICE_AWAY_SAID_MS;
+    expect(await crawlerFullKeyWithheld({ hasStatusKey: false, archiving }, log)).toBe(away);
+    clock += 1;
+    expect((await crawlerFullKeyWithheld({ hasStatusKey: false, archiving }, log))?.code).toBe('archiving_check_unavailable');
+  });
+});
+
+describe("the key check's advice holds for every role (late review: a support user was told to ask a compliance user)", () => {
+  it("a support user's lookup, made with the full key when there is no status-level key, shows the key: the list is read after it", async () => {
+    const upstream = await startFakeUpstream();
+    cleanups.push(() => upstream.close());
+    let listed = 0;
+    upstream.behave = (req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      if ((req.url ?? '').includes('/applicants')) {
+        listed += 1;
+        return void res.end('{"status":"success","data":{"records":[],"total":0}}');
+      }
+      res.end('{"status":"success","data":{"status":"waiting","refId":"cust-1","recordId":"6650c0de0123456789abcd35","identities":{}}}');
+    };
+    const app = await appOn(upstream.url);
+    await app.crawl();
+    expect(listed).toBe(0);
+    expect((await queueSays(app)).message).toContain(LIST_KEY_CHECK_ADVICE);
+    expect((await app.get('/api/candidates/refId/cust-1', SUPPORT)).status).toBe(200);
+    await app.crawl();
+    expect(listed).toBeGreaterThan(0);
   });
 });

@@ -61,14 +61,22 @@ const OF_THE_SERVICE: ReadonlySet<string> = new Set([
  * failure of the check it waited behind, or, its wait over (`Waiting.until`), what holds it back
  * (`heldBack`); `gone` when the browser left while waiting.
  */
+/**
+ * How long the last check's failure of the service is said as the queue's reason (crawler-full-key.ts):
+ * two of the crawler's reads. Past it the queue says again that a lookup is awaited, the step that
+ * unblocks it, rather than "cannot be reached" about a service that may have come back meanwhile.
+ */
+export const SERVICE_AWAY_SAID_MS = 2 * 60_000;
+
 export function createGate(now: () => number = Date.now) {
   let open = false;
   // The check under way: since when, and whether the service has begun to answer it.
   let check: { since: number; answering: boolean } | undefined;
   // The last check the service failed, and when: a lookup waiting since before then is told so.
   let failed: { failure: ApiFailure; at: number } | undefined;
-  // The last check's failure of the service, until the service answers one: the queue's crawler says it (crawler-full-key.ts).
-  let away: ApiFailure | undefined;
+  // The last check's failure of the service, and when, until the service answers one or SERVICE_AWAY_SAID_MS
+  // pass: the queue's crawler says it (crawler-full-key.ts).
+  let away: { failure: ApiFailure; at: number } | undefined;
   const waiters: Waiter[] = [];
 
   const holdFor = (): Hold => {
@@ -90,7 +98,7 @@ export function createGate(now: () => number = Date.now) {
         ended = true;
         check = undefined;
         // Not sent (a finding read meanwhile), nothing is learnt of the service; else the service failed it or answered.
-        if (failure) away = OF_THE_SERVICE.has(failure.code) ? failure : undefined;
+        if (failure) away = OF_THE_SERVICE.has(failure.code) ? { failure, at: now() } : undefined;
         if (failure && OF_THE_SERVICE.has(failure.code) && !open) {
           failed = { failure, at: now() };
           for (const waiter of waiters.splice(0)) waiter.turn({ failure, waited: false });
@@ -108,8 +116,12 @@ export function createGate(now: () => number = Date.now) {
 
   const gate = {
     isOpen: () => open,
-    /** While the gate is shut: the failure of the service that ended the last check (no answer, unreachable, an error status), until the service answers one. */
-    serviceFailure: (): ApiFailure | undefined => (open ? undefined : away),
+    /**
+     * While the gate is shut: the failure of the service that ended the last check (no answer, unreachable,
+     * an error status), until the service answers one, and for SERVICE_AWAY_SAID_MS at most: nothing here
+     * asks the service again until a lookup does, so past that it may well be back.
+     */
+    serviceFailure: (): ApiFailure | undefined => (open || !away || now() - away.at > SERVICE_AWAY_SAID_MS ? undefined : away.failure),
     /**
      * Why a full lookup waiting since `since` is held back now: the check it waited behind failed, or is
      * under way; undefined: neither. With `who`, only when lookups of theirs wait here (holding their

@@ -38,7 +38,7 @@ export type ListPage =
   /** `total`: the service's count of the list, when its answer gives one. */
   /** `idless`: the records with a status but no id, counted by status (idless.ts). */
   | { ok: true; records: Applicant[]; skipped?: Skipped; idless?: Idless[]; total?: number; served: number; askedAt: number }
-  | { ok: false; failure: ApiFailure; upstreamStatus: number | null; notAsked?: true };
+  | { ok: false; failure: ApiFailure; upstreamStatus: number | null; notAsked?: true; withheld?: true };
 
 export type ListDeps = Pick<
   LookupDeps,
@@ -85,7 +85,7 @@ export async function fetchListPage(
   if (waiting) return { ok: false, failure: waiting, upstreamStatus: null, notAsked: true };
   // The crawler's one rule of the full key (crawler-full-key.ts): nothing is sent, so nothing is audited.
   const withheld = await crawlerFullKeyWithheld(deps, deps.log);
-  if (withheld) return { ok: false, failure: withheld, upstreamStatus: null };
+  if (withheld) return { ok: false, failure: withheld, upstreamStatus: null, withheld: true };
   const release = await deps.upstreamSlots.acquire(QUEUE_INDEX_USER, deps.settings.limits.upstreamTimeoutMs);
   if (!release) return { ok: false, failure: NO_SLOT, upstreamStatus: null, notAsked: true };
   const started = performance.now();

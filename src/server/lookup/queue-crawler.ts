@@ -261,7 +261,13 @@ async function failed(options: ReadOptions, page: Extract<ListPage, { ok: false 
   if (refused) return options.save(tab, { ...progress, refused: true, asOf: options.clock.now() });
   const { code, ownMessage } = page.failure;
   const { upstreamStatus } = page;
-  const error = { code, message: ownMessage, at: options.clock.now(), upstreamStatus };
+  const error = {
+    code,
+    message: ownMessage,
+    at: options.clock.now(),
+    upstreamStatus,
+    ...(page.withheld ? { withheld: true as const } : {}),
+  };
   const { refused: _was, ...rest } = progress;
   if (options.before?.error?.code !== code) {
     const status = upstreamStatus === null ? '' : ` (HTTP ${upstreamStatus})`;

@@ -287,7 +287,7 @@ function indexState(now: number, state: TabCrawl, counts: Counts, tab: Applicant
 
 /** The crawler's last failure as the page is told it: withheld when the list was not asked, to keep identity data (crawler-list.ts). */
 function errorState(error: NonNullable<TabCrawl['error']>): NonNullable<QueueIndexState['error']> {
-  const withheld = error.code === 'archiving_key' || error.code === 'archiving_check_unavailable';
+  const withheld = error.withheld === true || error.code === 'archiving_key' || error.code === 'archiving_check_unavailable';
   return { message: error.message, at: new Date(error.at).toISOString(), ...(withheld ? { withheld: true as const } : {}) };
 }
 
