@@ -171,6 +171,26 @@ describe('batch page', { timeout: 20_000 }, () => {
     expect(box).toHaveFocus();
   });
 
+  it('"Go on with the 2 left" pressed from the keyboard puts the focus on Cancel for the run, and back on what the run came to after (late review: it fell to the page twice)', async () => {
+    const first = controllableBatch();
+    const second = controllableBatch();
+    const answers = [first, second];
+    stubApi({ candidates: { '/api/batch': () => answers.shift()!.response() } });
+    renderWithProviders('/batch');
+    const user = await startBatch('a\nb\nc');
+    first.send(found(0, 'a'));
+    await waitFor(() => expect(screen.getByTestId('batch-progress')).toHaveTextContent('1 of 3'));
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    const goOn = screen.getByRole('button', { name: 'Go on with the 2 left' });
+    await waitFor(() => expect(goOn).toHaveFocus());
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Cancel' })).toHaveFocus());
+    second.send(found(0, 'b'), found(1, 'c'), { type: 'done', found: 2, failed: 0 });
+    second.end();
+    const outcome = await screen.findByText('Done: 3 found, 0 not found, 0 failed.');
+    await waitFor(() => expect(outcome).toHaveFocus());
+  });
+
   it('goes on with the ids left after a Cancel: only those are asked for', async () => {
     const first = controllableBatch();
     const second = controllableBatch();

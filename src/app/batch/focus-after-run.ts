@@ -13,7 +13,8 @@ export interface OutcomeFocus {
  * document, and "Cancelled after 8 of 9… Go on with the 1 left" was never reached from where the user was.
  * The same when the batch stopped on its own with the focus on Cancel. The focus goes to the button that
  * goes on with the ids left instead, or, with none, to the sentence. `cancel` is Cancel's ref: when it
- * goes, it notes whether it had the focus (a ref's cleanup runs while the button is still in the page).
+ * goes, it notes whether it had the focus (a ref's cleanup runs while the button is still in the page);
+ * when it comes with the focus nowhere (the button that started the run went), it takes the focus.
  */
 export function useFocusAfterRun(running: boolean): { cancel: RefCallback<HTMLButtonElement>; focus: OutcomeFocus } {
   const offer = useRef<HTMLButtonElement>(null);
@@ -21,8 +22,12 @@ export function useFocusAfterRun(running: boolean): { cancel: RefCallback<HTMLBu
   const hadFocus = useRef(false);
   const cancel = useCallback((button: HTMLButtonElement | null) => {
     if (!button) return;
+    // A run started by a button that goes as it starts (Go on with the N left, Retry): the focus fell to
+    // the page with it. Cancel, the one control of the run, takes it, and hands it back when the run ends.
+    const page = button.ownerDocument;
+    if (page.activeElement === null || page.activeElement === page.body) button.focus();
     return () => {
-      hadFocus.current = button === button.ownerDocument.activeElement;
+      hadFocus.current = button === page.activeElement;
     };
   }, []);
   useEffect(() => {
