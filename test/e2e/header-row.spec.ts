@@ -23,6 +23,14 @@ async function oneRow(page: Page): Promise<boolean> {
   return Math.max(...boxes.map((box) => box.top)) < Math.min(...boxes.map((box) => box.bottom));
 }
 
+/** The widths from which the header is one row. */
+const WIDTHS = [
+  [1024, 768],
+  [1280, 800],
+  [1440, 900],
+  [1600, 900],
+] as const;
+
 const PAGES = [
   ['lead', '/audit', 'Audit trail'],
   ['lead', '/applicants', 'Applicants'],
@@ -30,12 +38,7 @@ const PAGES = [
   ['support', '/applicants', 'Applicants'],
 ] as const;
 
-for (const [width, height] of [
-  [1024, 768],
-  [1280, 800],
-  [1440, 900],
-  [1600, 900],
-] as const) {
+for (const [width, height] of WIDTHS) {
   test(`at ${width} x ${height} the header is one row for each role, and nothing scrolls sideways`, async ({ browser }) => {
     for (const [role, path, heading] of PAGES) {
       const context = await browser.newContext({ viewport: { width, height }, extraHTTPHeaders: as(role) });
@@ -88,12 +91,7 @@ const CONFIGS = [
  * to 95 px ("refId, e"), and a compliance user's header wrapped to two rows (to 1600 px). The row keeps the box at
  * 16rem at least, its placeholder and a recordId whole in it, and the environment in sight, for a 40-character name too.
  */
-for (const [width, height] of [
-  [1024, 768],
-  [1280, 800],
-  [1440, 900],
-  [1600, 900],
-] as const) {
+for (const [width, height] of WIDTHS) {
   test(`at ${width} x ${height}, with one or two environments and a long name, the header is one row and the search box keeps its room`, async ({
     browser,
   }) => {
