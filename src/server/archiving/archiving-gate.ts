@@ -56,18 +56,18 @@ const OF_THE_SERVICE: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * One full-level request at a time, in this process, until one of them shows the key does not archive,
- * first come first served. `enter` gives the holder's Hold at once or in its turn, or why not: the
- * failure of the check it waited behind, or, its wait over (`Waiting.until`), what holds it back
- * (`heldBack`); `gone` when the browser left while waiting.
- */
-/**
  * How long the last check's failure of the service is said as the queue's reason (crawler-full-key.ts):
  * two of the crawler's reads. Past it the queue says again that a lookup is awaited, the step that
  * unblocks it, rather than "cannot be reached" about a service that may have come back meanwhile.
  */
 export const SERVICE_AWAY_SAID_MS = 2 * 60_000;
 
+/**
+ * One full-level request at a time, in this process, until one of them shows the key does not archive,
+ * first come first served. `enter` gives the holder's Hold at once or in its turn, or why not: the
+ * failure of the check it waited behind, or, its wait over (`Waiting.until`), what holds it back
+ * (`heldBack`); `gone` when the browser left while waiting.
+ */
 export function createGate(now: () => number = Date.now) {
   let open = false;
   // The check under way: since when, and whether the service has begun to answer it.

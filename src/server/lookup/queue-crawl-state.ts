@@ -18,8 +18,7 @@ export interface TabCrawl {
   skipped?: Skipped;
   /** The records the last whole read found with a status but no id, counted by status (idless.ts): a few numbers, however many. */
   idless?: Idless[];
-  /** The last read's failure, as the view would have answered it. */
-  /** `withheld`: not asked, to keep identity data (crawler-full-key.ts), whatever the code says why. */
+  /** The last read's failure, as the view would have answered it; `withheld`: not asked, to keep identity data (crawler-full-key.ts), whatever the code says why. */
   error?: { code: ApiErrorCode; message: string; at: number; upstreamStatus: number | null; withheld?: true };
   /** The service answered a page of this read 429: the next is asked at this time (ms), not after three tries. */
   limitedUntil?: number;
