@@ -39,6 +39,15 @@ export function cpuMs(pid) {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
 }
 
+/**
+ * @param {number} pid the CPU time the process has spent in the kernel so far (system time, field 15), in
+ *   ms: of `cpuMs`, the part that is socket reads and writes, the rest (user time) its own code's
+ */
+export function systemCpuMs(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[12]) * 1000) / CLK_TCK;
+}
+
 /** @param {number} pid the minor page faults the process has taken so far (field 10 of /proc/<pid>/stat) */
 export function minorFaults(pid) {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

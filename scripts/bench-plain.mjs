@@ -4,7 +4,8 @@
 // through a bare Node.js proxy (bare-proxy.mjs: forward and pipe, nothing else), from one upstream of
 // their own (plain-upstream.mjs), alternating which goes first. The time of each (median), their ratio
 // (target at most 1.1: what the answer's checks add to what any Node.js proxy costs), and each process's
-// CPU per lookup, read from /proc/<pid>/stat around each, and the machine's idle CPU during each (from
+// CPU per lookup, read from /proc/<pid>/stat around each (its user and system time apart: the kernel's
+// part is the sockets' reads and writes, which the two share), and the machine's idle CPU during each (from
 // /proc/stat: how much room the cores left, where the bench's upstream and client share them with the
 // proxy; docs/performance.md). With `--before <main.js>` (a build that reads
 // CONFIG_FILE), that build's server is asked beside them, alternating, for its figures of the same run.
@@ -19,7 +20,7 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { cpuMs, firstByteGet, machineIdleMs, minorFaults } from './bench-engine.mjs';
+import { cpuMs, firstByteGet, machineIdleMs, minorFaults, systemCpuMs } from './bench-engine.mjs';
 import { PROXY_SIGN_IN, writeConfigFile } from './config-file.mjs';
 import { spawnServer } from './spawn-server.mjs';
 
@@ -53,6 +54,8 @@ const median = (values) => {
  * @property {[number, number]} pairedSpread the first and third quartiles of those rounds' ratios
  * @property {number} appCpuMs the app's CPU per lookup
  * @property {number} bareCpuMs the bare proxy's
+ * @property {number} appSystemMs of the app's CPU, the kernel's part (system time: the sockets' reads and writes)
+ * @property {number} bareSystemMs the same of the bare proxy's
  * @property {number} appIdleMs the machine's idle CPU time (every core's) during a lookup through the app
  * @property {number} bareIdleMs the same during a lookup through the bare proxy
  * @property {number} cores the machine's cores, whose time the idle figures are of
@@ -100,7 +103,16 @@ export async function runPlainBench({ serverJs, beforeJs, quick, log, runs = qui
       accept: 'application/json',
     };
     /** @param {{ url: string; pid: number }} server @param {Record<string, string>} headers */
-    const side = (server, headers) => ({ server, headers, times: /** @type {number[]} */ ([]), cpu: 0, idle: 0, faults: 0, bytes: 0 });
+    const side = (server, headers) => ({
+      server,
+      headers,
+      times: /** @type {number[]} */ ([]),
+      cpu: 0,
+      system: 0,
+      idle: 0,
+      faults: 0,
+      bytes: 0,
+    });
     const bareProxy = path.join(root, 'scripts/bare-proxy.mjs');
     const steady = { GLIBC_TUNABLES: STEADY_MALLOC };
     const sides = [
@@ -117,11 +129,13 @@ export async function runPlainBench({ serverJs, beforeJs, quick, log, runs = qui
     for (let i = 0; i < runs; i++) {
       for (const side of i % 2 ? [...sides].reverse() : sides) {
         const before = cpuMs(side.server.pid);
+        const systemBefore = systemCpuMs(side.server.pid);
         const faultsBefore = minorFaults(side.server.pid);
         const idleBefore = machineIdleMs();
         const answer = await firstByteGet(`${side.server.url}${lookup}`, side.headers);
         side.idle += machineIdleMs() - idleBefore;
         side.cpu += cpuMs(side.server.pid) - before;
+        side.system += systemCpuMs(side.server.pid) - systemBefore;
         side.faults += minorFaults(side.server.pid) - faultsBefore;
         side.times.push(answer.ms);
         side.bytes = answer.bytes;
@@ -134,7 +148,7 @@ export async function runPlainBench({ serverJs, beforeJs, quick, log, runs = qui
 }
 
 /**
- * @typedef {{ times: number[]; cpu: number; idle: number; faults: number; bytes: number }} Side
+ * @typedef {{ times: number[]; cpu: number; system: number; idle: number; faults: number; bytes: number }} Side
  * @param {Side[]} sides the app, the bare proxy, the bare proxy through a worker thread, the app and the bare
  *   proxy with STEADY_MALLOC, and the `--before` build when given
  * @param {number} runs
@@ -162,6 +176,8 @@ function figuresOf(sides, runs) {
     pairedSpread: [quantile(paired, 0.25), quantile(paired, 0.75)],
     appCpuMs: through.cpu / runs,
     bareCpuMs: reference.cpu / runs,
+    appSystemMs: through.system / runs,
+    bareSystemMs: reference.system / runs,
     appIdleMs: through.idle / runs,
     bareIdleMs: reference.idle / runs,
     cores: os.availableParallelism(),
@@ -205,6 +221,12 @@ export function plainRows(plain, verdict) {
     [
       '12 server CPU per lookup: app / bare Node proxy',
       `${(plain.appCpuMs / plain.bareCpuMs).toFixed(2)} (${plain.appCpuMs.toFixed(0)} / ${plain.bareCpuMs.toFixed(0)} ms)`,
+      '',
+      '',
+    ],
+    [
+      '12 of that CPU, user / system (kernel: the sockets): app; bare Node proxy',
+      `${(plain.appCpuMs - plain.appSystemMs).toFixed(0)} / ${plain.appSystemMs.toFixed(0)} ms; ${(plain.bareCpuMs - plain.bareSystemMs).toFixed(0)} / ${plain.bareSystemMs.toFixed(0)} ms`,
       '',
       '',
     ],
