@@ -38,9 +38,12 @@ const PAGES = [
   ['support', '/applicants', 'Applicants'],
 ] as const;
 
+// One test for each page and width (each page load is given the test's 30 s on a loaded machine).
 for (const [width, height] of WIDTHS) {
-  test(`at ${width} x ${height} the header is one row for each role, and nothing scrolls sideways`, async ({ browser }) => {
-    for (const [role, path, heading] of PAGES) {
+  for (const [role, path, heading] of PAGES) {
+    test(`at ${width} x ${height} the header is one row for a ${role} user on ${path}, and nothing scrolls sideways`, async ({
+      browser,
+    }) => {
       const context = await browser.newContext({ viewport: { width, height }, extraHTTPHeaders: as(role) });
       const page = await context.newPage();
       await page.goto(`${url}${path}`);
@@ -50,8 +53,8 @@ for (const [width, height] of WIDTHS) {
       expect(await page.evaluate(() => (document.scrollingElement?.scrollWidth ?? 0) - innerWidth)).toBeLessThanOrEqual(0);
       if (role === 'lead' && path === '/audit') await screenshot(page, `header-row-audit-${width}`);
       await context.close();
-    }
-  });
+    });
+  }
 }
 
 /** 40 characters: a long name is cut in the row (session-badge.tsx), whatever its length. */
@@ -92,11 +95,11 @@ const CONFIGS = [
  * 16rem at least, its placeholder and a recordId whole in it, and the environment in sight, for a 40-character name too.
  */
 for (const [width, height] of WIDTHS) {
-  test(`at ${width} x ${height}, with one or two environments and a long name, the header is one row and the search box keeps its room`, async ({
-    browser,
-  }) => {
-    for (const [config, base, live] of CONFIGS) {
-      for (const [role, path, heading] of ROLE_PAGES) {
+  for (const [config, base, live] of CONFIGS) {
+    for (const [role, path, heading] of ROLE_PAGES) {
+      test(`at ${width} x ${height}, ${config}, a ${role} user with a long name on ${path}: the header is one row and the search box keeps its room`, async ({
+        browser,
+      }) => {
         const context = await browser.newContext({
           viewport: { width, height },
           extraHTTPHeaders: { 'X-Forwarded-User': LONG_NAME, 'X-Forwarded-Role': role },
@@ -117,9 +120,9 @@ for (const [width, height] of WIDTHS) {
         expect(await oneRow(page), what).toBe(true);
         await screenshot(page, `header-row-${config.replace(' ', '-')}-${role}-${width}`);
         await context.close();
-      }
+      });
     }
-  });
+  }
 }
 
 test('with two environments at 1280 px, Menu holds their switcher and the badge in the row follows it', async ({ browser }) => {

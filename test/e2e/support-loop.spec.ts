@@ -45,6 +45,8 @@ test.describe('the search box and the title', () => {
     // The row's candidate link (the row also links to the service's dashboard).
     await page.getByRole('table').locator('tbody tr').first().locator('a[data-open]').click();
     await expect(page).toHaveURL(/\/candidates\/recordId\/[0-9a-f]{24}$/);
+    // The queue stays in sight until the candidate's page is ready (navigation.tsx: a transition).
+    await expect(page.getByRole('heading', { level: 1, name: 'Applicants' })).toBeHidden();
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
 
     // A textbox, or a combobox once recent lookups give it suggestions: found by its label.
