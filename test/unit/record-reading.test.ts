@@ -423,3 +423,52 @@ describe('identity attributes in near-contract forms', () => {
     );
   });
 });
+
+describe('customFields and certs sent as JSON text, as identities may be', () => {
+  const base = { status: 'inreview', refId: 'r-1' };
+  const cert = JSON.stringify({ Claim: { reviewBody: { result: 'clear' } } });
+
+  it('reads customFields and certs sent as text holding the map’s JSON as those maps (they were refused as text while identities in that form was read)', () => {
+    const customFields = { riskLevel: 'low', score: 3, tags: ['pep'] };
+    const certs = { 'onfido-service-cert': cert, 'complyadvantage-service-cert': { Claim: { reviewBody: { result: 'no_match' } } } };
+    const reading = readCandidateRecord({ ...base, customFields: JSON.stringify(customFields), certs: JSON.stringify(certs) });
+    if (!reading.ok) throw new Error(reading.message);
+    expect(reading.unread).toEqual([]);
+    // Each entry read as in the object: a list kept beside the text values, a certificate given as its document read as its text.
+    expect(reading.record.customFields).toEqual({ riskLevel: 'low', score: 3 });
+    expect(structuredFieldsOf(reading.record.customFields).map((field) => [field.name, field.json])).toEqual([['tags', '["pep"]']]);
+    expect(reading.record.certs).toEqual({
+      'onfido-service-cert': cert,
+      'complyadvantage-service-cert': JSON.stringify(certs['complyadvantage-service-cert']),
+    });
+  });
+
+  it('names customFields and certs sent as text holding no JSON object unread, by the kind found, and reads the rest of the record', () => {
+    for (const text of ['{"riskLevel":', '{"a":1,,}', '["low"]', 'low', '', '"{}"']) {
+      const reading = readCandidateRecord({ ...base, customFields: text, certs: text });
+      if (!reading.ok) throw new Error(reading.message);
+      expect(reading.record).toEqual({ status: 'inreview', refId: 'r-1' });
+      expect(reading.unread).toEqual([
+        { field: 'customFields', expected: 'an object', found: 'text' },
+        { field: 'certs', expected: 'an object', found: 'text' },
+      ]);
+    }
+  });
+
+  it('property: any customFields or certs map reads the same from its JSON text as from the object', () => {
+    const value = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.string());
+    const names = fc.stringMatching(/^[a-z_-]{1,16}$/);
+    fc.assert(
+      fc.property(fc.dictionary(names, value, { maxKeys: 6 }), fc.constantFrom('customFields', 'certs'), (map, field) => {
+        const asObject = readCandidateRecord({ ...base, [field]: map });
+        const asText = readCandidateRecord({ ...base, [field]: JSON.stringify(map) });
+        if (!asObject.ok || !asText.ok) throw new Error('refused');
+        expect(asText.record).toEqual(asObject.record);
+        expect(asText.unread).toEqual(asObject.unread);
+        const read = asText.record[field] as object;
+        expect(structuredFieldsOf(read)).toEqual(structuredFieldsOf(asObject.record[field] as object));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

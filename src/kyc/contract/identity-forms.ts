@@ -1,3 +1,5 @@
+import { isPlainObject } from './value-kind.ts';
+
 /**
  * Identity attributes in forms near the contract's `{type, value}`, read as what they say (record-reading.ts)
  * and marked, so that the page says which came: a bare string (`"given_name": "Ana"`) is a string
@@ -24,23 +26,4 @@ export function readUntypedAttribute(value: unknown): { type: string; value: str
 function untypedText(value: unknown): string | undefined {
   if (!isPlainObject(value) || Object.hasOwn(value, 'type') || !Object.hasOwn(value, 'value')) return undefined;
   return typeof value.value === 'string' ? value.value : undefined;
-}
-
-/**
- * A map sent as text holding its JSON (`"identities": "{\"given_name\": …}"`): the object it holds, or
- * undefined when the text holds no JSON object (then named unread, as before).
- */
-export function mapFromText(value: unknown): Record<string, unknown> | undefined {
-  if (typeof value !== 'string' || !value.trimStart().startsWith('{')) return undefined;
-  try {
-    const parsed: unknown = JSON.parse(value);
-    return isPlainObject(parsed) ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** A JSON object: not null, not a list (record-reading.ts's own, not imported: it imports this file). */
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

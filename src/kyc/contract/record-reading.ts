@@ -9,7 +9,8 @@ import {
   readTimestamp,
 } from './record-fields.ts';
 import { JSON_TEXT_ATTRIBUTES } from './identity-values.ts';
-import { mapFromText, readUntypedAttribute } from './identity-forms.ts';
+import { readUntypedAttribute } from './identity-forms.ts';
+import { mapFromText } from './map-text.ts';
 import { shareNumberTexts, stringifyKeepingNumbers } from './number-text.ts';
 import { attachStructuredFields, markSentAsObject, scalarField, type StructuredField, structuredField } from './other-forms.ts';
 import { readStatus } from './status.ts';
@@ -26,7 +27,8 @@ import { z } from './zod.ts';
  * object was) costs that field alone: it is left out of the record and named in `unread`, and the rest of
  * the record is read. Inside `customFields`, `identities` and `certs` the same holds per entry. A value
  * in another form that still says the same is read into the contract's (other-forms.ts says which came
- * so): a certificate or an address given as the JSON document rather than as its text; a custom field
+ * so): a certificate or an address given as the JSON document rather than as its text; `customFields`,
+ * `identities` or `certs` sent as text holding the map's JSON, read as that map (map-text.ts); a custom field
  * or an identity attribute holding an object or a list is kept beside the others as its JSON, shown but
  * never taken for text.
  *
@@ -184,8 +186,9 @@ export function readCandidateRecord(input: unknown): RecordReading {
       if (other !== undefined) define(record, field, other);
       else note(field, check.expected, value, check === DATE ? dateAsSent(value) : undefined);
     } else if (map) {
-      // Identity attributes sent as text holding the map's JSON are that map (identity-forms.ts), as a certificate's document is.
-      const entries = isPlainObject(value) ? value : field === 'identities' ? mapFromText(value) : undefined;
+      // A map sent as text holding its JSON is that map (map-text.ts), as a certificate's document is: identities,
+      // custom fields and certificates alike, each entry then read as in the object.
+      const entries = isPlainObject(value) ? value : mapFromText(value);
       if (entries) define(record, field, readEntries(field, entries, map, note));
       else note(field, 'an object', value);
     } else {
