@@ -35,11 +35,19 @@ function heldBy(record: SandboxCandidate['record'], pictures: boolean) {
   };
 }
 
+/** Amelie's record as a service that writes `certs` as JSON text sends it: the page reads it (map-text.ts). */
+const CERTS_AS_TEXT = 'certs-as-text-1';
+const certsAsText: SandboxCandidate = {
+  summary: 'certs sent as JSON text',
+  listOnly: true,
+  record: { ...amelie, refId: CERTS_AS_TEXT, recordId: 'c0ffee00c0ffee00c0ffee01', certs: JSON.stringify(amelie.certs) as never },
+};
+
 let sandbox: RunningSandbox;
 let postgres: RunningPostgres | undefined;
 const instances: Instance[] = [];
 beforeAll(async () => {
-  sandbox = await startSandbox({ candidates });
+  sandbox = await startSandbox({ candidates: [...candidates, certsAsText] });
 });
 afterEach(async () => {
   await Promise.all(instances.splice(0).map((instance) => instance.close()));
@@ -124,6 +132,18 @@ describe('what a full answer held, in the audit trail', () => {
       certificates: heldBy(byRef(ARCHIVED), true).certificates,
     });
     expect(levelText(row!)).toMatch(/^Full key; archived: no identity data, /);
+  });
+
+  it('certificates sent as JSON text: the row says they were, not counted, never "no certificates" (the page shows them)', async () => {
+    const at = await instance();
+    expect(Object.keys(amelie.certs ?? {}).length).toBeGreaterThan(0);
+    const res = await lookUp(at, CERTS_AS_TEXT, ANA);
+    expect(res.status).toBe(200);
+    const [row, ...more] = await lookupsOf(at, CERTS_AS_TEXT);
+    expect(more).toEqual([]);
+    expect(row!.held).toEqual({ ...heldBy(amelie, true), certificates: 0, certificatesAsText: true });
+    expect(levelText(row!)).toMatch(/, certificates sent as text, not counted$/);
+    expect(levelText(row!)).not.toContain('no certificates');
   });
 
   it('attack on the trail: a closing line never stands as a row of its own, whatever the filter', async () => {

@@ -9,7 +9,7 @@ import { AnswerScan } from '../../src/server/answer/answer-scan.ts';
 /**
  * The audit's "held" line counts what the page shows: a picture of another type than `base64` whose value
  * sniffs as one (attributes.ts's isPictureOfOtherType, shown "sent as type file") is a picture, and
- * identities sent as JSON text are said to be, never "no identity data".
+ * identities or certificates sent as JSON text are said to be, never "no identity data" or "no certificates".
  */
 
 const bytes = (head: number[]) => Buffer.concat([Buffer.from(head), Buffer.alloc(96, 7)]).toString('base64');
@@ -41,6 +41,19 @@ describe('what a full answer held: pictures as the page shows them', () => {
     const held = heldOf(answer(text));
     expect(held).toMatchObject({ identities: 0, identitiesAsText: true });
     expect(heldWords(held)).toBe('held: identity data sent as text, not counted, no certificates');
+  });
+
+  it('says certificates sent as JSON text were sent as text and not counted, never "no certificates" (the page reads them)', () => {
+    const certs = JSON.stringify({ 'onfido-service-cert': JSON.stringify({ Claim: { reviewBody: { result: 'clear' } } }) });
+    const body = JSON.stringify({
+      status: 'success',
+      data: { refId: 'A1', identities: { given_name: { type: 'string', value: 'Ana' } }, certs },
+    });
+    for (const cut of [1, 7, 1 << 20]) {
+      const held = heldOf(body, cut);
+      expect(held).toEqual({ identities: 1, pictures: 0, pictureNames: [], certificates: 0, certificatesAsText: true });
+      expect(heldWords(held)).toBe('held: 1 identity attribute, no pictures, certificates sent as text, not counted');
+    }
   });
 
   it('counts, for any identities however the answer is cut, the pictures the page shows (sortAttributes)', () => {

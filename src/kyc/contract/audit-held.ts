@@ -25,6 +25,8 @@ export const auditHeldSchema = z.object({
   archived: z.optional(z.literal(true)),
   /** `data.identities` was sent as text (JSON text the page may read): its attributes were not counted. */
   identitiesAsText: z.optional(z.literal(true)),
+  /** `data.certs` was sent as text (JSON text the page reads): its certificates were not counted. */
+  certificatesAsText: z.optional(z.literal(true)),
 });
 export type AuditHeld = z.infer<typeof auditHeldSchema>;
 
@@ -47,10 +49,15 @@ const counted = (n: number, one: string, many: string) => `${n.toLocaleString('e
 /**
  * "held: 5 identity attributes, 2 pictures (passport, selfie), 1 certificate"; "archived: no identity
  * data, 2 certificates"; pictures named only as far as the line names them ("3 pictures (passport, …)");
- * identities sent as text: "held: identity data sent as text, not counted, no certificates", never "no identity data".
+ * identities sent as text: "held: identity data sent as text, not counted, no certificates", never "no identity data";
+ * certificates sent as text: "…, certificates sent as text, not counted", never "no certificates".
  */
 export function heldWords(held: AuditHeld): string {
-  const certificates = held.certificates === 0 ? 'no certificates' : counted(held.certificates, 'certificate', 'certificates');
+  const certificates = held.certificatesAsText
+    ? 'certificates sent as text, not counted'
+    : held.certificates === 0
+      ? 'no certificates'
+      : counted(held.certificates, 'certificate', 'certificates');
   if (held.identitiesAsText) return `${held.archived ? 'archived' : 'held'}: identity data sent as text, not counted, ${certificates}`;
   if (held.identities === 0) return `${held.archived ? 'archived' : 'held'}: no identity data, ${certificates}`;
   const more = held.pictures > held.pictureNames.length ? ', …' : '';

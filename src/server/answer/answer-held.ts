@@ -9,7 +9,8 @@ import { BoundedText, type TextPiece } from './text-piece.ts';
  * the answer's one scan already reads, a key or a short `type` string at a time, never its bytes again.
  * Names of picture attributes only, never a value. A picture is counted by the page's rule: `type: "base64"`,
  * or another type whose value's first letters sniff as a picture (picture-text.ts; only those are kept).
- * Identities sent as JSON text are not counted: that they were is recorded (`identitiesAsText`).
+ * Identities or certificates sent as JSON text (which the page reads: map-text.ts) are not counted: that they
+ * were is recorded (`identitiesAsText`, `certificatesAsText`), never said as none.
  */
 export class HeldReader extends QuietReader {
   private identities = 0;
@@ -18,6 +19,7 @@ export class HeldReader extends QuietReader {
   private certificates = 0;
   private archived = false;
   private identitiesAsText = false;
+  private certificatesAsText = false;
   /** The identity attribute being read: its `type`, and its `value`'s first letters, each while it is read and once it was. */
   private type: BoundedText | undefined;
   private value: BoundedText | undefined;
@@ -32,6 +34,7 @@ export class HeldReader extends QuietReader {
     const flags = {
       ...(this.archived ? { archived: true as const } : {}),
       ...(this.identitiesAsText ? { identitiesAsText: true as const } : {}),
+      ...(this.certificatesAsText ? { certificatesAsText: true as const } : {}),
     };
     return { identities, pictures, pictureNames: [...pictureNames], certificates, ...flags };
   }
@@ -59,6 +62,7 @@ export class HeldReader extends QuietReader {
 
   override startString(): void {
     if (this.path.at(['data', 'identities'])) this.identitiesAsText = true;
+    else if (this.path.at(['data', 'certs'])) this.certificatesAsText = true;
     else if (this.path.at(['data', 'identities', '*', 'type'])) this.reading = this.type = new BoundedText(16);
     else if (this.path.at(['data', 'identities', '*', 'value'])) this.reading = this.value = new BoundedText(PICTURE_TEXT_LETTERS);
   }
