@@ -199,10 +199,14 @@ describe("a certificate's raw JSON is laid out as JSON.stringify lays it out", (
   it.each([false, true])('for any JSON value, where no number differs from its text (source text: %s)', (sourceText) => {
     withSourceText(sourceText);
     fc.assert(
-      fc.property(fc.jsonValue({ maxDepth: 5 }), (value) => {
-        const raw = JSON.stringify(value);
-        expect(layout(raw)).toBe(JSON.stringify(JSON.parse(raw), null, 2));
-      }),
+      // Text at the top is no document: it is read once more, as a certificate encoded twice (certificate-json.ts).
+      fc.property(
+        fc.jsonValue({ maxDepth: 5 }).filter((value) => typeof value !== 'string'),
+        (value) => {
+          const raw = JSON.stringify(value);
+          expect(layout(raw)).toBe(JSON.stringify(JSON.parse(raw), null, 2));
+        },
+      ),
       { numRuns: 500 },
     );
     // Deeper than the levels written as sent (KEPT_DEPTH, 32): the rest is JSON.stringify's, indented in place.

@@ -16,6 +16,7 @@ const parseDob = (raw: string) => {
 const addressLines = (address: Parameters<typeof addressParts>[0]) => addressParts(address).map((line) => line.text);
 import { decodePhone } from '../../src/kyc/view/phone.ts';
 import { numberText } from '../../src/kyc/contract/other-forms.ts';
+import { UNREADABLE } from '../../src/kyc/contract/certificate-triage.ts';
 
 describe('decodeAddress', () => {
   it('decodes the documented JSON into postal lines, skipping empty parts', () => {
@@ -347,10 +348,13 @@ describe('certificates', () => {
   });
 
   it('survives JSON that is not an object', () => {
-    for (const raw of ['null', '42', '"text"', '[]']) {
+    for (const raw of ['null', '42', '[]']) {
       expect(parseCertificate(raw).ok).toBe(true);
       expect(certificateOutcome('x-cert', raw)).toMatchObject({ outcome: NOT_RECOGNISED, recognition: 'none' });
     }
+    // Text is read once more, as a certificate encoded twice (certificate-json.ts): text that is no JSON is shown raw, with a notice.
+    expect(parseCertificate('"text"')).toMatchObject({ ok: false, text: 'text', problem: expect.stringMatching(/JSON text holding text/) });
+    expect(certificateOutcome('x-cert', '"text"')).toMatchObject({ outcome: UNREADABLE, recognition: 'unreadable' });
   });
 });
 

@@ -126,12 +126,15 @@ function CertificatePanel({ slug, raw, recordCopy }: { slug: string; raw: string
         {unparsed && (
           <>
             <OutcomeChip value={unparsed.outcome} foundAt={unparsed.path} stated={unparsed.stated} />
-            <span className="text-xs text-slate-600">not valid JSON</span>
+            <span className="text-xs text-slate-600">
+              {!parsed.ok && parsed.text !== raw ? 'JSON text holding text, not read' : 'not valid JSON'}
+            </span>
           </>
         )}
       </div>
       {parsed.ok && review ? (
         <>
+          {parsed.encodedTwice !== undefined && <EncodedTwiceNote />}
           {/* Label beside value from `sm` up; on a phone each value under its label, the width its own. */}
           <dl className="grid grid-cols-1 gap-x-4 gap-y-1.5 text-sm sm:grid-cols-[max-content_minmax(0,1fr)]" data-testid="review-rows">
             {review.rows.map((row, index) => (
@@ -161,6 +164,18 @@ function CertificatePanel({ slug, raw, recordCopy }: { slug: string; raw: string
         </div>
       )}
     </article>
+  );
+}
+
+/** A certificate read once more (certificate-json.ts): said as the other forms the service sends are (SentAsObjectNote). */
+function EncodedTwiceNote() {
+  return (
+    <div className="mb-3" data-testid="encoded-twice">
+      <Notice>
+        The KYC service sent this certificate encoded twice (JSON text holding its JSON as text), not as the text its documentation
+        describes: it is shown as read once more.
+      </Notice>
+    </div>
   );
 }
 

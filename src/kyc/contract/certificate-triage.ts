@@ -1,4 +1,5 @@
 import { certificateFields } from './certificate-fields.ts';
+import { readCertificateJson } from './certificate-json.ts';
 import { outcomeInText, UNREADABLE } from './certificate-text.ts';
 import { knownOutcome, outcomeKey, worstOutcome } from './outcome.ts';
 
@@ -13,15 +14,14 @@ export { outcomeInText, type TextOutcome, UNCONFIRMED, UNCONFIRMED_NOTE, UNREADA
  * which keeps this word and nothing else of a certificate).
  */
 
-/** One certificate's worst known outcome, parsed or read from its text; undefined when it states none this tool knows. */
+/**
+ * One certificate's worst known outcome, parsed (once more for one encoded twice: certificate-json.ts, as
+ * the page reads it) or read from its text; undefined when it states none this tool knows.
+ */
 export function certificateWorst(raw: string): string | undefined {
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch {
-    return outcomeInText(raw)?.outcome;
-  }
-  return certificateFields(json).worst?.value;
+  const json = readCertificateJson(raw, JSON.parse, (value) => value);
+  if (!json.ok) return outcomeInText(json.text)?.outcome;
+  return certificateFields(json.read).worst?.value;
 }
 
 /** The worst outcome of all of a record's certificates, as one word (`potential_match`, UNREADABLE for one that states none); undefined for none. */

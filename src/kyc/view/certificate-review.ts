@@ -148,7 +148,8 @@ export interface CertificateOutcome {
 export function certificateOutcome(slug: string, raw: string): CertificateOutcome {
   const parsed = parseCertificate(raw);
   if (!parsed.ok) {
-    const inText = outcomeInText(raw);
+    // Its own text, or the text it held when encoded twice (certificate-json.ts): what the queue's triage reads too.
+    const inText = outcomeInText(parsed.text);
     const outcome = inText?.outcome ?? UNREADABLE;
     return { label: certificateTitle(slug), outcome, path: inText?.path, stated: inText?.stated, recognition: 'unreadable' };
   }

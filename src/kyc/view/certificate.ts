@@ -1,6 +1,7 @@
 /** Certificates: a map from slug (`onfido-service-cert`) to a string that should hold JSON-LD. */
 
 import { type NumbersRead, readJsonKeepingNumbers, stringifyKeepingNumbers } from '../contract/number-text.ts';
+import { readCertificateJson } from '../contract/certificate-json.ts';
 import { humanise } from './labels.ts';
 
 const PROVIDER_NAMES: Record<string, string> = {
@@ -24,7 +25,14 @@ export function isKnownProvider(slug: string): boolean {
   return Object.hasOwn(PROVIDER_NAMES, providerOf(slug).toLowerCase());
 }
 
-export type ParsedCertificate = { ok: true; json: unknown; numbers: NumbersRead } | { ok: false; raw: string; problem: string };
+/**
+ * A certificate read: its JSON (`encodedTwice`: the text its JSON held, read once more: certificate-json.ts),
+ * or why it could not be, with `text`, where the results it states are read from (its own text, or the text
+ * it held when encoded twice).
+ */
+export type ParsedCertificate =
+  | { ok: true; json: unknown; numbers: NumbersRead; encodedTwice?: string }
+  | { ok: false; raw: string; text: string; problem: string };
 
 /** A certificate's raw JSON view: laid out, and whether its numbers are shown as read past the bound (may be rounded). */
 export type CertificateLayout = { ok: true; pretty: string; roundedPastBound: boolean } | { ok: false; problem: string };
@@ -37,14 +45,26 @@ const TOO_DEEP = 'This certificate is nested too deeply to lay out.';
  * of a large certificate costs as much as reading it; layOutCertificate is for the raw JSON view.
  */
 export function parseCertificate(raw: string): ParsedCertificate {
-  try {
-    const { value, numbers } = readJsonKeepingNumbers(raw);
-    return { ok: true, json: value, numbers };
-  } catch (error) {
-    // Valid JSON nested too deep for the reviver's walk: as for the layout below, not "not valid JSON".
-    if (error instanceof RangeError) return { ok: false, raw, problem: TOO_DEEP };
-    return { ok: false, raw, problem: `This certificate is not valid JSON (${(error as Error).message}).` };
-  }
+  const read = readCertificateJson(
+    raw,
+    (text) => readJsonKeepingNumbers(text),
+    (json) => json.value,
+  );
+  if (read.ok) return { ok: true, json: read.read.value, numbers: read.read.numbers, ...encodedTwiceOf(read.encodedTwice) };
+  return { ok: false, raw, text: read.text, problem: problemOf(read) };
+}
+
+const encodedTwiceOf = (held: string | undefined) => (held === undefined ? {} : { encodedTwice: held });
+
+/** Why a certificate could not be read, in words: what the text is, and the parser's own words for where it breaks. */
+function problemOf({ encodedTwice, error }: { encodedTwice: boolean; error?: unknown }): string {
+  // Valid JSON nested too deep for the reviver's walk: as for the layout below, not "not valid JSON".
+  if (error instanceof RangeError) return TOO_DEEP;
+  const why = error instanceof Error ? ` (${error.message})` : '';
+  if (!encodedTwice) return `This certificate is not valid JSON${why}.`;
+  return error === undefined
+    ? 'This certificate came encoded more than twice (JSON text holding JSON text holding text): it was read twice and is still text, not a document.'
+    : `This certificate came as JSON text holding text, and that text is not valid JSON${why}.`;
 }
 
 /** Whitespace JSON allows around a value. */
@@ -58,8 +78,9 @@ const OUTER_SPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g;
  * "A certificate's layout"). A certificate that is one bare number has no object or list to keep its text
  * by: it is its own text, trimmed.
  */
-export function layOutCertificate(raw: string, parsed: { json: unknown; numbers: NumbersRead }): CertificateLayout {
-  if (typeof parsed.json === 'number') return { ok: true, pretty: raw.replace(OUTER_SPACE, ''), roundedPastBound: false };
+export function layOutCertificate(raw: string, parsed: { json: unknown; numbers: NumbersRead; encodedTwice?: string }): CertificateLayout {
+  if (typeof parsed.json === 'number')
+    return { ok: true, pretty: (parsed.encodedTwice ?? raw).replace(OUTER_SPACE, ''), roundedPastBound: false };
   try {
     const pretty = parsed.numbers === 'kept' ? stringifyKeepingNumbers(parsed.json, 2) : JSON.stringify(parsed.json, null, 2);
     return { ok: true, pretty, roundedPastBound: parsed.numbers === 'pastBound' };
