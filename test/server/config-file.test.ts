@@ -33,6 +33,7 @@ describe('CONFIG_FILE', () => {
         environment: 'production',
         full: 'environments[0].apiKeyEnv (the variable PROD_KEY)',
         clientId: 'environments[0].clientId',
+        baseUrl: 'environments[0].baseUrl',
       },
     });
     expect(config.display.privacyMaskDefault).toBe(true);

@@ -61,7 +61,7 @@ describe('configuration', () => {
       clientId: 'acme',
       apiKey: 'k-123',
       // Where the keys are set, for the words of a rejected key (never a value).
-      keySettings: { environment: 'default', full: 'KYC_API_KEY', clientId: 'KYC_CLIENT_ID' },
+      keySettings: { environment: 'default', full: 'KYC_API_KEY', clientId: 'KYC_CLIENT_ID', baseUrl: 'KYC_BASE_URL' },
     });
     expect(config).toMatchObject({ host: '0.0.0.0', port: 9000, limits: { upstreamTimeoutMs: 5000, maxResponseBytes: 2048 } });
   });
@@ -310,7 +310,7 @@ describe('configuration', () => {
       baseUrl: 'https://from-file.example',
       clientId: 'file',
       apiKey: 'from-file',
-      keySettings: { environment: 'default', full: 'KYC_API_KEY', clientId: 'KYC_CLIENT_ID' },
+      keySettings: { environment: 'default', full: 'KYC_API_KEY', clientId: 'KYC_CLIENT_ID', baseUrl: 'KYC_BASE_URL' },
     });
     expect(config.port).toBe(7100);
     expect(loadConfig({}, os.tmpdir()).environments[0]!.upstream.kind).toBe('sandbox');

@@ -118,6 +118,7 @@ describe('a key the service rejects', () => {
       full: 'environments[0].apiKeyEnv (the variable PROD_KEY)',
       status: 'environments[0].statusApiKeyEnv (the variable PROD_STATUS_KEY)',
       clientId: 'environments[0].clientId',
+      baseUrl: 'environments[0].baseUrl',
     };
     const app = await startTestApp({
       upstream: { baseUrl: upstream.url, clientId: 'acme', apiKey: FULL, statusApiKey: STATUS, keySettings },

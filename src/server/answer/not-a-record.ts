@@ -19,29 +19,49 @@ export type NotARecordCause =
   | { cause: 'unknown' };
 
 const TELL = 'If it keeps happening, tell whoever runs Candidate Lookup.';
+
+/**
+ * The settings of the environment asked that an administrator checks, by the names they were given under
+ * (config/environments.ts's KeySettings): `KYC_BASE_URL` and `KYC_API_KEY` in the quick start,
+ * `environments[1].baseUrl` and `environments[1].apiKeyEnv (the variable STAGING_KEY)` in CONFIG_FILE mode,
+ * where no KYC_* variable is set and naming one sent the administrator to a setting that is not there.
+ */
+export interface ServiceSettings {
+  baseUrl: string;
+  /** The setting of the key the request went with. */
+  key: string;
+}
+
+/** Where the settings are not known (a test's target): both forms, as the redirect's words name them. */
+const EITHER_BASE_URL = "KYC_BASE_URL (the environment's baseUrl in CONFIG_FILE)";
 /** A status word quoted back: a short plain word, or not quoted at all (whatever answered wrote it). */
 const QUOTABLE_STATUS = /^[A-Za-z0-9 _-]{1,32}$/;
 
-/** The failure of each cause, `not_a_record`: asking again gets the same answer, so none says that it usually passes. */
-export function notARecord(why: NotARecordCause): ApiFailure {
-  return new ApiFailure('not_a_record', wordsOf(why));
+/**
+ * The failure of each cause, `not_a_record`: asking again gets the same answer, so none says that it usually
+ * passes. `settings`: the environment's, named where the advice is to check them.
+ */
+export function notARecord(why: NotARecordCause, settings?: ServiceSettings): ApiFailure {
+  return new ApiFailure('not_a_record', wordsOf(why, settings));
 }
 
-function wordsOf(why: NotARecordCause): string {
+function wordsOf(why: NotARecordCause, settings: ServiceSettings | undefined): string {
+  const baseUrl = settings?.baseUrl ?? EITHER_BASE_URL;
+  const key = settings ? `the API key in ${settings.key}` : 'the API key';
   switch (why.cause) {
     case 'empty':
       return `The KYC service answered with an empty body: neither a record nor an error. ${TELL}`;
     case 'web_page':
       return (
         "The KYC service's address answered with a web page, not with a candidate record: a maintenance or sign-in page, or an address that is not the KYC Connect API. " +
-        "If it lasts, an administrator must check KYC_BASE_URL (the environment's baseUrl in CONFIG_FILE)."
+        `If it lasts, an administrator must check ${baseUrl}.`
       );
     case 'list':
       return `The KYC service's answer holds a list where one candidate's record should be (its data is a list), so which entry is the candidate cannot be told: it was not read. ${TELL}`;
     case 'text':
       return (
         "The KYC service's answer holds a text where the record should be (its data is a text): it may be encrypted (KYC Connect can encrypt responses for some clients). " +
-        "An administrator must check the API key's settings and KYC_BASE_URL."
+        `An administrator must check the settings of ${key} and ${baseUrl}.`
       );
     case 'status': {
       const said = why.status !== undefined && QUOTABLE_STATUS.test(why.status) ? ` "${why.status}"` : ' another';
@@ -57,7 +77,7 @@ function wordsOf(why: NotARecordCause): string {
     default:
       return (
         "The KYC service's answer is not a readable candidate record. It may be encrypted (KYC Connect can encrypt responses for some clients), " +
-        'or come from something other than the KYC service: an administrator must check KYC_BASE_URL and the API key.'
+        `or come from something other than the KYC service: an administrator must check ${baseUrl} and ${key}.`
       );
   }
 }

@@ -15,7 +15,7 @@ import { answeredOther, type NotAnId } from '../../kyc/contract/answered-id.ts';
 import { type ShapeIssue, shapeWords } from '../../kyc/contract/shape-words.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { NO_RECORD } from '../http/http-reply.ts';
-import { causeOfValue, notARecord } from './not-a-record.ts';
+import { causeOfValue, notARecord, type ServiceSettings } from './not-a-record.ts';
 import { readStatusLevelStreamed } from './status-level-stream.ts';
 import type { KeySearch } from './key-watch.ts';
 
@@ -57,11 +57,11 @@ function answeredIdsOf(json: unknown): AnsweredIds {
  * cannot be checked is refused, never passed on.
  */
 export async function reduceToStatusLevel(upstreamRes: ScannedBody, reading: StatusReading, fields?: readonly string[]): Promise<Reduced> {
-  const streamed = await readStatusLevelStreamed(upstreamRes, reading.maxResponseBytes, reading.keys, fields);
+  const streamed = await readStatusLevelStreamed(upstreamRes, reading.maxResponseBytes, reading.keys, fields, reading.settings);
   if (!streamed.ok) return streamed;
   // The service's error envelope with a success status: the error it states, never a record.
   if (isErrorEnvelope(streamed.value)) return { ok: false, failure: reading.stated(streamed.value) };
-  return reduceValue(streamed.value, fields);
+  return reduceValue(streamed.value, fields, reading.settings);
 }
 
 /** How an answer is read to status level: its bound, the keys never passed on, and the error an error envelope states (upstream-failures.ts). */
@@ -69,6 +69,8 @@ export interface StatusReading {
   maxResponseBytes: number;
   keys: KeySearch;
   stated: (envelope: unknown) => ApiFailure;
+  /** The environment's settings an answer that is no record names (not-a-record.ts); undefined where not known. */
+  settings?: ServiceSettings | undefined;
 }
 
 /** `{"status":"error",…}`: the service's error envelope, whatever status line it came with. */
@@ -98,12 +100,12 @@ function shapeFailure(issues: readonly ShapeIssue[], input: unknown): ApiFailure
   );
 }
 
-function reduceValue(json: unknown, fields: readonly string[] | undefined): Reduced {
+function reduceValue(json: unknown, fields: readonly string[] | undefined, settings: ServiceSettings | undefined): Reduced {
   const parsed = candidateEnvelopeSchema.safeParse(json);
   if (!parsed.success && (json as { data?: unknown }).data === null) return { ok: false, failure: NO_RECORD };
   // Another status, a list or a text where the record should be: said as that (not-a-record.ts), never as the schema's words.
   const cause = parsed.success ? undefined : causeOfValue(json);
-  if (cause) return { ok: false, failure: notARecord(cause) };
+  if (cause) return { ok: false, failure: notARecord(cause, settings) };
   if (!parsed.success) return { ok: false, failure: shapeFailure(parsed.error.issues, json) };
   const record = statusLevelOf(parsed.data.data);
   const unread = [

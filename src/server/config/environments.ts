@@ -10,20 +10,22 @@ export interface RemoteUpstream {
   apiKey: string;
   /** A status-level key for support users and batches; without it the proxy strips identity data itself. */
   statusApiKey?: string;
-  /** Where the keys and the client id are set, for the words of a key the service rejects (never a value). */
+  /** Where the keys, the client id and the base URL are set, for the words of a key the service rejects or an answer that is no record (never a value). */
   keySettings?: KeySettings;
 }
 
 /**
- * The settings an administrator checks when the service rejects a key, by the names they were given
- * under: `KYC_API_KEY`, or `environments[0].apiKeyEnv (the variable PROD_KEY)` in CONFIG_FILE mode. A key
- * from a file is named by its setting, never its path: the sentence reaches the browser.
+ * The settings an administrator checks when the service rejects a key, or answers with no record, by the
+ * names they were given under: `KYC_API_KEY`, or `environments[0].apiKeyEnv (the variable PROD_KEY)` in
+ * CONFIG_FILE mode; `KYC_BASE_URL`, or `environments[0].baseUrl`. A key from a file is named by its
+ * setting, never its path: the sentence reaches the browser.
  */
 export interface KeySettings {
   environment: string;
   full: string;
   status?: string;
   clientId: string;
+  baseUrl: string;
 }
 
 /**

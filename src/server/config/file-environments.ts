@@ -78,6 +78,7 @@ export function environmentsFromFile(
           full: settingOf(at, 'apiKey', entry.apiKeyEnv),
           ...(statusKey.value ? { status: settingOf(at, 'statusApiKey', entry.statusApiKeyEnv) } : {}),
           clientId: `${at}.clientId`,
+          baseUrl: `${at}.baseUrl`,
         },
       },
       ...(entry.dashboardUrl ? { dashboardUrl: entry.dashboardUrl } : {}),

@@ -129,6 +129,7 @@ function quickStart(vars: EnvVars): EnvironmentConfig[] | { problems: string[] }
           full: 'KYC_API_KEY',
           ...(vars.KYC_API_KEY_STATUS ? { status: 'KYC_API_KEY_STATUS' } : {}),
           clientId: 'KYC_CLIENT_ID',
+          baseUrl: 'KYC_BASE_URL',
         },
       },
       ...webhookSecretOf(vars),

@@ -22,7 +22,7 @@ import type { SignedInCall } from '../http/routes.ts';
 import { requestLog } from '../log/log.ts';
 import { markOpened } from './opened-candidates.ts';
 import { answeredOtherOf, reduceToStatusLevel } from '../answer/status-level.ts';
-import { statedErrorOf } from '../upstream/upstream-failures.ts';
+import { serviceSettingsOf, statedErrorOf } from '../upstream/upstream-failures.ts';
 
 /**
  * One row of a batch: the single lookup's steps (lookup-steps.ts) for one id, always at status level
@@ -105,7 +105,8 @@ export async function lookupRow(deps: LookupDeps, call: SignedInCall, row: Batch
       if (!fetched.ok) return settle(fetched.failure, fetched.upstreamStatus, fetched.upstreamStatus !== null);
       const { upstreamRes } = fetched;
       const stated = statedErrorOf({ kind: row.kind, id: asked.id, scope: 'status' }, upstreamRes.headers, deps.upstream);
-      const reading = { maxResponseBytes: deps.settings.limits.maxResponseBytes, keys: deps.upstream.keys, stated };
+      const settings = serviceSettingsOf(deps.upstream.keyInUse('status'));
+      const reading = { maxResponseBytes: deps.settings.limits.maxResponseBytes, keys: deps.upstream.keys, stated, settings };
       const reduced = await reduceToStatusLevel(upstreamRes, reading);
       if (!reduced.ok) return settle(reduced.failure, fetched.upstreamStatus, true);
       // Another candidate's status is no row of the id asked (a cache or gateway answering wrongly).

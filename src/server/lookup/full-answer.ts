@@ -8,7 +8,7 @@ import { ApiFailure, brokenOff, otherCandidate } from '../http/api-failure.ts';
 import type { AskedCandidate } from '../answer/asked-id-watch.ts';
 import type { ApiSettings } from '../config/settings.ts';
 import { countBytes, NO_RECORD, repeatedMember } from '../http/http-reply.ts';
-import { notARecord } from '../answer/not-a-record.ts';
+import { notARecord, type ServiceSettings } from '../answer/not-a-record.ts';
 import { responseTooLarge } from '../answer/too-large.ts';
 import { requestLog } from '../log/log.ts';
 import { type Audit, refuse } from '../audit/audit-trail.ts';
@@ -36,8 +36,9 @@ export interface FullAnswer {
   guard: AnswerGuard;
   audit: Audit;
   upstreamStatus: number;
-  /** The error a body that is the service's error envelope states (upstream-failures.ts, statedErrorOf). */
+  /** The error a body that is the service's error envelope states (statedErrorOf), and the settings one that is no record names (not-a-record.ts). */
   stated: (value: unknown, cut: boolean) => ApiFailure;
+  settings?: ServiceSettings | undefined;
   /** The browser's request when it asked for the answer in parts (multipart-answer.ts). */
   inParts?: http.IncomingMessage;
   /** The recordId the queue index holds for the refId asked, sent as a header beside the answer (listed-record-id.ts). */
@@ -237,7 +238,7 @@ function stalledByBrowser(res: http.ServerResponse, error: Error, tooLarge: () =
 const KEY_REFLECTED_WARNING =
   "The KYC service's answer contained this server's API key, so it was refused. Something between this server and the service, or a wrong KYC_BASE_URL, reflects the Authorization header.";
 
-function guardFailure(error: Error, { stated, asked }: Pick<FullAnswer, 'stated' | 'asked'>): ApiFailure {
+function guardFailure(error: Error, { stated, asked, settings }: Pick<FullAnswer, 'stated' | 'asked' | 'settings'>): ApiFailure {
   if (!(error instanceof AnswerGuardError)) return brokenOff(error);
   if (error.problem === 'key_reflected') return KEY_IN_ANSWER;
   if (error.problem === 'other_candidate') return otherCandidate(asked.kind, asked.id, error.answered ?? '');
@@ -247,7 +248,7 @@ function guardFailure(error: Error, { stated, asked }: Pick<FullAnswer, 'stated'
   if (error.problem === 'error_envelope') return statedFailure(error.stated, stated);
   // Not a candidate envelope from its first bytes: not a readable record, said as what it is (not-a-record.ts).
   if (error.problem === 'not_an_envelope' || error.problem === 'second_envelope')
-    return notARecord(error.notARecord ?? { cause: 'unknown' });
+    return notARecord(error.notARecord ?? { cause: 'unknown' }, settings);
   if (error.problem === 'no_record') return NO_RECORD;
   return new ApiFailure('upstream_error', NOT_JSON[error.problem]);
 }

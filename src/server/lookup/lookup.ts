@@ -32,7 +32,7 @@ import { partsAccepted } from '../answer/multipart-answer.ts';
 import { answeredOtherOf, type Reduced, reduceToStatusLevel } from '../answer/status-level.ts';
 import { watchRecord } from '../answer/record-triage.ts';
 import { HeldReader } from '../answer/answer-held.ts';
-import { statedErrorOf } from '../upstream/upstream-failures.ts';
+import { serviceSettingsOf, statedErrorOf } from '../upstream/upstream-failures.ts';
 import type { CandidateRequest } from '../upstream/upstream-client.ts';
 
 /**
@@ -149,6 +149,8 @@ async function fetchAndAnswer(
   const { upstreamRes, upstreamStatus } = fetched;
   // A 401 stated in a 200's envelope names the key sent, as the same HTTP status does (upstream-failures.ts).
   const stated = statedErrorOf(request, upstreamRes.headers, deps.upstream);
+  // An answer that is no record names this environment's settings, as the service configures it (not-a-record.ts).
+  const settings = serviceSettingsOf(deps.upstream.keyInUse(request.scope));
   if (level === 'full') {
     const asked = { kind: call.kind, id: lookup.id };
     // Nothing of another candidate's record leaves (a cache or gateway answering wrongly): refused at its id.
@@ -160,10 +162,10 @@ async function fetchAndAnswer(
     guard.scan.add(held);
     shown.heldLine = true;
     const heldNow = () => (guard.scan.ended && !guard.scan.failure ? held.held() : undefined);
-    const full: FullAnswer = { upstreamRes, guard, audit, upstreamStatus, stated, inParts, listed, asked, held: heldNow };
+    const full: FullAnswer = { upstreamRes, guard, audit, upstreamStatus, stated, settings, inParts, listed, asked, held: heldNow };
     return answerFull(call.res, full, deps);
   }
-  const reading = { maxResponseBytes: deps.settings.limits.maxResponseBytes, keys: deps.upstream.keys, stated };
+  const reading = { maxResponseBytes: deps.settings.limits.maxResponseBytes, keys: deps.upstream.keys, stated, settings };
   const reduced = await reduceToStatusLevel(upstreamRes, reading, plan.fields);
   // The audit line names the support fields the answer holds.
   if (reduced.ok && plan.fields) shown.fields = Object.keys(reduced.record.customFields ?? {});

@@ -8,7 +8,7 @@ import { type ApiFailure, otherCandidate } from '../http/api-failure.ts';
 import type { Logger } from '../log/log.ts';
 import { answeredOtherOf, reduceToStatusLevel } from '../answer/status-level.ts';
 import type { UpstreamBody } from '../answer/upstream-body.ts';
-import { statedErrorOf } from '../upstream/upstream-failures.ts';
+import { serviceSettingsOf, statedErrorOf } from '../upstream/upstream-failures.ts';
 import { crawlerFullKeyWithheld } from './crawler-full-key.ts';
 import { admit, archivingGate, checkedId, type LookupDeps, levelOf, sendRequest, waitingFrom } from './lookup-steps.ts';
 
@@ -106,7 +106,8 @@ async function statusOf(
 ): Promise<{ record: CandidateRecord; failure?: undefined } | { failure: ApiFailure }> {
   const { kind, id } = asked;
   const stated = statedErrorOf({ kind, id, scope: 'status' }, upstreamRes.headers, deps.upstream);
-  const reading = { maxResponseBytes: deps.settings.limits.maxResponseBytes, keys: deps.upstream.keys, stated };
+  const settings = serviceSettingsOf(deps.upstream.keyInUse('status'));
+  const reading = { maxResponseBytes: deps.settings.limits.maxResponseBytes, keys: deps.upstream.keys, stated, settings };
   const reduced = await reduceToStatusLevel(upstreamRes, reading);
   if (!reduced.ok) return { failure: reduced.failure };
   const other = answeredOtherOf(reduced, kind, id);

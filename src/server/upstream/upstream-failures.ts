@@ -4,6 +4,7 @@ import { ApiFailure, type FailureDetails } from '../http/api-failure.ts';
 import { misconfigured } from './not-found.ts';
 import type http from 'node:http';
 import type { KeySearch } from '../answer/key-watch.ts';
+import type { ServiceSettings } from '../answer/not-a-record.ts';
 import { responseTooLarge } from '../answer/too-large.ts';
 import { quoted, saidInEnvelope, type ServiceMessage, type ServiceSaid } from './service-message.ts';
 import type { KeySettings } from '../config/environments.ts';
@@ -25,6 +26,19 @@ export interface KeyInUse {
 /** Which key a request of `scope` is sent with: the full one stands in for a status key not configured. */
 export function keyInUse(target: { statusApiKey?: string; keySettings?: KeySettings }, scope: 'full' | 'status'): KeyInUse {
   return { level: scope === 'status' && target.statusApiKey ? 'status' : 'full', settings: target.keySettings };
+}
+
+/** The setting that holds the key in use: the status key's for a status-level request that went with it, else the full key's. */
+function keySettingOf(key: KeyInUse, settings: KeySettings): string {
+  return (key.level === 'status' ? settings.status : undefined) ?? settings.full;
+}
+
+/**
+ * The environment's settings an answer that is no record tells an administrator to check (not-a-record.ts):
+ * its base URL's and the key's, as it names them; undefined where they are not known (a test's target).
+ */
+export function serviceSettingsOf(key: KeyInUse): ServiceSettings | undefined {
+  return key.settings && { baseUrl: key.settings.baseUrl, key: keySettingOf(key, key.settings) };
 }
 
 /** What the browser is told when the service answers with an error status. */
@@ -135,7 +149,7 @@ function rejectedKey(status: number, said: ServiceSaid, key: KeyInUse | undefine
   const settings = key?.settings;
   const which = key === undefined ? 'API key' : key.level === 'status' ? 'status-level API key' : 'full API key';
   const where = settings ? ` of the environment "${settings.environment}"` : '';
-  const keySetting = settings ? ((key?.level === 'status' ? settings.status : undefined) ?? settings.full) : 'KYC_API_KEY';
+  const keySetting = key && settings ? keySettingOf(key, settings) : 'KYC_API_KEY';
   return quotingFailure(
     'upstream_unauthorized',
     (quote) =>
