@@ -10,7 +10,7 @@ import { type RecordTriage, watchRecord } from '../../src/server/answer/record-t
 
 const cert = (result: string) => JSON.stringify({ Claim: { _customFields: { result } } });
 
-function triageOf(certs: Record<string, string>): RecordTriage | undefined {
+function triageOf(certs: Record<string, string> | string): RecordTriage | undefined {
   const scan = new AnswerScan();
   let learnt: RecordTriage | undefined;
   watchRecord(
@@ -38,5 +38,15 @@ describe("the server's reading of a record's certificates for the queue", () => 
     const triage = triageOf(many(17, (index) => (index === 16 ? 'match' : 'clear')));
     expect(triage?.certificate).not.toBe('clear');
     expect(triage?.certificate).toBe('unreadable');
+  });
+
+  it('reads certs sent as JSON text as the page reads them (the queue said nothing of them): a match in them is the row’s word', () => {
+    expect(triageOf(JSON.stringify({ 'a-cert': cert('clear'), 'b-cert': cert('potential_match') }))?.certificate).toBe('potential_match');
+    expect(triageOf(JSON.stringify(many(16, () => 'clear')))?.certificate).toBe('clear');
+  });
+
+  it('attack: certs sent as text that holds no map, or a 17th certificate in it, never give the row a clear', () => {
+    expect(triageOf(JSON.stringify(many(17, (index) => (index === 16 ? 'match' : 'clear'))))?.certificate).toBe('unreadable');
+    expect(triageOf(`{"a-cert": ${JSON.stringify(cert('clear'))},,`)?.certificate).toBe('unreadable');
   });
 });

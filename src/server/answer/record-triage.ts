@@ -1,4 +1,5 @@
 import { certificatesOutcome } from '../../kyc/contract/certificate-triage.ts';
+import { mapFromText } from '../../kyc/contract/map-text.ts';
 import { type CandidateRecord, candidateEnvelopeSchema } from '../../kyc/contract/schema.ts';
 import { type AnswerScan, type JsonPath, QuietReader } from './answer-scan.ts';
 import { BoundedText, type TextPiece } from './text-piece.ts';
@@ -10,7 +11,10 @@ import { StatusLevelReader } from './status-level-stream.ts';
  * user's answer reads it), and for the queue's triage whether its identities hold a picture and the
  * worst outcome of its certificates, as the decision summary reads them. Nothing personal is kept: a
  * certificate's text is held only until the answer ends (at most CERT_TEXT each, MAX_CERTS of them),
- * then reduced to one outcome word; one past them is not read, and the word is then never a pass.
+ * then reduced to one outcome word; one past them is not read, and the word is then never a pass. `certs`
+ * sent as text holding the map's JSON is read as that map, as the page reads it (map-text.ts): held as text
+ * up to the certificates' bound together, its entries then read as theirs; text that holds no map (or is
+ * past the bound) counts as a certificate not read.
  */
 
 const CERT_TEXT = 64 * 1024;
@@ -47,8 +51,8 @@ class TriageReader extends QuietReader {
   private readonly certs: string[] = [];
   /** A certificate past MAX_CERTS, not read: it counts as one that states no known result (UNREADABLE). */
   private unread = false;
-  /** The string being read: an identity's `type`, or a certificate's text. */
-  private reading: { kind: 'type' | 'cert'; text: BoundedText } | undefined;
+  /** The string being read: an identity's `type`, a certificate's text, or the certificates' map as text. */
+  private reading: { kind: 'type' | 'cert' | 'certs'; text: BoundedText } | undefined;
 
   constructor(private readonly path: JsonPath) {
     super();
@@ -66,6 +70,7 @@ class TriageReader extends QuietReader {
 
   override startString(): void {
     if (this.path.at(['data', 'identities', '*', 'type'])) this.reading = { kind: 'type', text: new BoundedText(16) };
+    else if (this.path.at(['data', 'certs'])) this.reading = { kind: 'certs', text: new BoundedText(CERT_TEXT * MAX_CERTS + 1) };
     else if (!this.path.at(['data', 'certs', '*'])) return;
     else if (this.certs.length < MAX_CERTS) this.reading = { kind: 'cert', text: new BoundedText(CERT_TEXT) };
     else this.unread = true;
@@ -83,6 +88,21 @@ class TriageReader extends QuietReader {
     if (!reading) return;
     const value = reading.text.text();
     if (reading.kind === 'cert') this.certs.push(value);
+    else if (reading.kind === 'certs') this.readCertsText(value);
     else if (value === 'base64') this.pictures = true;
+  }
+
+  /** The certificates' map sent as its JSON text: each certificate's text as if sent in the map, within the same bounds. */
+  private readCertsText(text: string): void {
+    const map = text.length > CERT_TEXT * MAX_CERTS ? undefined : mapFromText(text);
+    if (!map) {
+      this.unread = true;
+      return;
+    }
+    for (const value of Object.values(map)) {
+      if (typeof value !== 'string') continue; // As in the map: only a certificate given as text is read here.
+      if (this.certs.length < MAX_CERTS) this.certs.push(value.slice(0, CERT_TEXT));
+      else this.unread = true;
+    }
   }
 }
