@@ -14,14 +14,19 @@ afterEach(() => {
 
 const found = (index: number, refId: string): BatchEvent => ({ ...foundRow(index, refId), recordId: `65f1c2a9e4b0d3a1f0c9b80${index}` });
 
-/** A batch of alpha (found), nobody (not found) and alpha again, its hand-offs answered by `exportReply`; saves and clipboard writes counted. */
-async function batchDone(exportReply: () => Response) {
-  const order: string[] = [];
-  const events: BatchEvent[] = [
+/** A batch of alpha (found), nobody (not found) and alpha again. */
+const ALPHA_NOBODY: [string, BatchEvent[]] = [
+  'alpha\nnobody\nalpha',
+  [
     found(0, 'alpha'),
     { type: 'row', index: 1, ok: false, code: 'not_found', message: 'No candidate.' },
     { type: 'done', found: 1, failed: 1 },
-  ];
+  ],
+];
+
+/** A batch of `pasted` answered by `events` (alpha, nobody, alpha unless given), its hand-offs answered by `exportReply`; saves and clipboard writes counted. */
+async function batchDone(exportReply: () => Response, [pasted, events] = ALPHA_NOBODY) {
+  const order: string[] = [];
   const batch = () => batchAnswer(events);
   const { fetchMock } = stubApi({
     candidates: {
@@ -38,7 +43,7 @@ async function batchDone(exportReply: () => Response) {
   renderWithProviders('/batch');
   const user = userEvent.setup();
   Object.assign(navigator.clipboard, { write: undefined, writeText });
-  await lookUpAll('alpha\nnobody\nalpha', user);
+  await lookUpAll(pasted, user);
   await screen.findByText(/^Done:/);
   const exports = () => exportsOf(fetchMock);
   return { user, order, saves, writeText, exports };
@@ -59,6 +64,24 @@ describe("a batch's results taken away", { timeout: 20_000 }, () => {
     expect(await screen.findByText('Table copied')).toBeInTheDocument();
     expect(order).toEqual(['recorded', 'copied']);
     expect(exports()).toEqual([{ what: 'batch_copy', kind: 'refId', ids: ['alpha'], count: 1 }]);
+  });
+
+  it('a batch export names a row found by the other kind of id by that kind, so the server finds its lookup', async () => {
+    const noRefId = '65f1c2a9e4b0d3a1f0c9b810';
+    const { user, order, exports } = await batchDone(
+      () => json({ status: 'success' }),
+      [
+        `alpha\n${noRefId}`,
+        [
+          found(0, 'alpha'),
+          { ...foundRow(1, ''), refId: null, recordId: noRefId, foundBy: 'recordId' },
+          { type: 'done', found: 2, failed: 0 },
+        ],
+      ],
+    );
+    await user.click(screen.getByRole('button', { name: 'Download CSV' }));
+    await waitFor(() => expect(order).toEqual(['recorded', 'saved']));
+    expect(exports()).toEqual([{ what: 'batch_csv', kind: 'refId', ids: ['alpha', { id: noRefId, foundBy: 'recordId' }], count: 2 }]);
   });
 
   it('a hand-off whose line is refused saves and copies nothing, and says why', async () => {

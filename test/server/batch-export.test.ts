@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_PATHS } from '../../src/kyc/contract/audit-search.ts';
+import { batchExportOf, type BatchHandoffLine } from '../../src/kyc/contract/batch-handoff.ts';
+import type { LookupKind } from '../../src/kyc/contract/lookup.ts';
+import { ndjson } from './http.ts';
 import { as, csvRecords, fileLines, postJson, search, shownOfCell } from './audit-trail-helpers.ts';
 import type { Instance } from './instance.ts';
 import { candidates, sandboxOnly } from './queue-view-fixture.ts';
@@ -12,15 +15,20 @@ import { hasPostgres, NO_POSTGRES_MESSAGE, type RunningPostgres, startPostgres }
  * Real HTTP, the audit log in files, as the audit page reads it.
  */
 const [amelie, bruno, carla] = candidates.map((candidate) => candidate.record.refId!);
+/** The sample candidate without a refId, found by its recordId only. */
+const noRefId = candidates.find((candidate) => !candidate.record.refId)!.record.recordId!;
 const ANA = as('ana', 'support');
 const BOB = as('bob', 'support');
 const NOT_LOOKED_UP = "This batch's lookups are too old to record what it hands over: press Look up all again, then download or copy it.";
 
 const { instance } = sandboxOnly();
 
-async function batch(app: Instance, ids: string[], headers: Record<string, string>) {
-  const res = await postJson(app, '/api/batch', { kind: 'refId', ids }, headers);
+/** Runs a batch, and gives its lines as the page holds them: each id pasted with its row. */
+async function batch(app: Instance, ids: string[], headers: Record<string, string>, kind: LookupKind = 'refId') {
+  const res = await postJson(app, '/api/batch', { kind, ids }, headers);
   expect(res.status, res.body).toBe(200);
+  const rows = ndjson(res.body).filter((event) => event.type === 'row');
+  return ids.map((id, index) => ({ id, row: rows.find((row) => row.index === index) }) as BatchHandoffLine);
 }
 
 const handedOver = (what: string, ids: string[], count = ids.length) => ({ what, kind: 'refId', ids, count });
@@ -63,6 +71,45 @@ describe("a batch's results taken away", () => {
       expect.objectContaining({ action: 'copy_batch', detail: '140 candidates, the first 1 named in the line' }),
       expect.objectContaining({ action: 'batch' }),
     ]);
+  });
+
+  it('a batch export with a row found by the other kind of id is accepted, not refused as not looked up', async () => {
+    const app = await instance();
+    // A refId batch finds a recordId by recordId; a recordId batch finds a refId by refId (batchTriesAs).
+    const runs = [
+      ['refId', [amelie!, noRefId]],
+      ['recordId', [candidates[1]!.record.recordId!, carla!]],
+    ] as const;
+    for (const [kind, ids] of runs) {
+      const lines = await batch(app, [...ids], ANA, kind);
+      // The export the batch page makes of the batch it just ran.
+      const res = await postJson(app, '/api/export', batchExportOf('batch_csv', kind, lines), ANA);
+      expect(res.status, res.body).toBe(200);
+    }
+    // Each candidate named by the kind that found it, so a search by that id finds the line.
+    expect(exportLines(app).map((line) => [line.lookupKind, line.candidates])).toEqual([
+      ['refId', [{ refId: amelie }, { recordId: noRefId }]],
+      ['recordId', [{ recordId: candidates[1]!.record.recordId }, { refId: carla }]],
+    ]);
+    expect((await search(app, { recordId: noRefId, action: 'save_batch' })).rows).toEqual([
+      expect.objectContaining({ action: 'save_batch', user: 'ana', detail: '2 candidates' }),
+    ]);
+  });
+
+  it('attack: a batch export naming an id as found by the other kind that this user did not look up by that kind is refused', async () => {
+    const app = await instance();
+    await batch(app, [amelie!, noRefId], ANA);
+    // Amelie was looked up by refId, never by recordId; bob looked up nothing.
+    for (const [ids, headers] of [
+      [[{ id: amelie!, foundBy: 'recordId' }], ANA],
+      [[{ id: noRefId, foundBy: 'recordId' }], BOB],
+    ] as const) {
+      const res = await postJson(app, '/api/export', { what: 'batch_csv', kind: 'refId', ids, count: 1 }, headers);
+      expect(res.status, res.body).toBe(409);
+      expect(JSON.parse(res.body).error).toEqual({ code: 'not_looked_up', message: NOT_LOOKED_UP });
+    }
+    expect(JSON.stringify(exportLines(app))).not.toContain(noRefId);
+    expect(JSON.stringify(exportLines(app))).not.toContain(amelie!);
   });
 
   it("attack: a batch's CSV naming a candidate its user's batch did not find is refused, and no line names them", async () => {

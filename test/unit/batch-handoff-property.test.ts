@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BATCH_HANDOFFS, batchExportOf, batchExportRequestSchema, MAX_BATCH_NAMED } from '../../src/kyc/contract/batch-handoff.ts';
+import { BATCH_HANDOFFS, batchExportOf, batchExportRequestSchema, MAX_BATCH_NAMED, namedAs } from '../../src/kyc/contract/batch-handoff.ts';
 import { batchExportLine } from '../../src/server/audit/audit-lines.ts';
 import { readLine } from '../../src/server/trail/audit-row.ts';
 
@@ -15,7 +15,12 @@ import { readLine } from '../../src/server/trail/audit-row.ts';
 const line = fc.record(
   {
     id: fc.oneof(fc.constantFrom('a', 'b', 'c', 'd%/;', 'e'), fc.string({ minLength: 1, maxLength: 8 })),
-    row: fc.option(fc.record({ ok: fc.boolean() }), { nil: undefined }),
+    row: fc.option(
+      fc.record({ ok: fc.boolean(), foundBy: fc.constantFrom('refId' as const, 'recordId' as const) }, { requiredKeys: ['ok'] }),
+      {
+        nil: undefined,
+      },
+    ),
   },
   { requiredKeys: ['id'] },
 );
@@ -23,14 +28,16 @@ const kind = fc.constantFrom('refId' as const, 'recordId' as const);
 const what = fc.constantFrom(...BATCH_HANDOFFS);
 
 describe("a batch's hand-off", () => {
-  it('names the distinct ids found in order, at most 100, counts all of them, and never an id not found', () => {
+  it('names the distinct ids found in order, each by the kind that found it, at most 100, counts all of them, and never an id not found', () => {
     fc.assert(
       fc.property(what, kind, fc.array(line, { maxLength: 260 }), (handoff, by, lines) => {
         const request = batchExportOf(handoff, by, lines);
-        const found = lines.filter((l) => l.row?.ok).map((l) => l.id);
-        const distinct = found.filter((id, i) => found.indexOf(id) === i);
-        expect(request).toEqual({ what: handoff, kind: by, ids: distinct.slice(0, MAX_BATCH_NAMED), count: distinct.length });
-        expect(request.ids.every((id) => found.includes(id))).toBe(true);
+        const found = lines.filter((l) => l.row?.ok);
+        const distinct = found.filter((l, i) => found.findIndex((other) => other.id === l.id) === i);
+        const named = distinct.map((l) => ({ kind: l.row?.foundBy ?? by, id: l.id }));
+        expect(request).toMatchObject({ what: handoff, kind: by, count: distinct.length });
+        expect(request.ids.map((each) => namedAs(by, each))).toEqual(named.slice(0, MAX_BATCH_NAMED));
+        expect(request.ids.every((each) => found.some((l) => l.id === namedAs(by, each).id))).toBe(true);
         expect(batchExportRequestSchema.safeParse(request).success).toBe(true);
       }),
     );
@@ -38,15 +45,21 @@ describe("a batch's hand-off", () => {
 
   it("is read back from its line as the candidates it named, each found by a search's key", () => {
     fc.assert(
-      fc.property(what, kind, fc.uniqueArray(fc.string({ minLength: 1, maxLength: 300 }), { maxLength: 100 }), (handoff, by, ids) => {
-        const res = { headersSent: true } as unknown as ServerResponse;
-        const call = { res, identity: { user: 'ana', role: 'support' as const }, started: 0 };
-        const written = batchExportLine('default', call, handoff, by, ids, ids.length);
-        const read = readLine(Buffer.from(JSON.stringify(written)), 'i');
-        expect(read.row.action).toBe(handoff === 'batch_csv' ? 'save_batch' : 'copy_batch');
-        expect(read.candidates).toEqual(written.candidates);
-        expect(read.shown).toEqual(written.candidates.map((c) => `${by}:${c[by]}`));
-      }),
+      fc.property(
+        what,
+        kind,
+        fc.uniqueArray(fc.record({ kind, id: fc.string({ minLength: 1, maxLength: 300 }) }), { maxLength: 100 }),
+        (handoff, by, named) => {
+          const res = { headersSent: true } as unknown as ServerResponse;
+          const call = { res, identity: { user: 'ana', role: 'support' as const }, started: 0 };
+          const written = batchExportLine('default', call, handoff, by, named, named.length);
+          const read = readLine(Buffer.from(JSON.stringify(written)), 'i');
+          expect(read.row.action).toBe(handoff === 'batch_csv' ? 'save_batch' : 'copy_batch');
+          expect(read.candidates).toEqual(written.candidates);
+          // Each by its own kind, whatever the batch's.
+          expect(read.shown).toEqual(written.candidates.map((c, i) => `${named[i]!.kind}:${c[named[i]!.kind]}`));
+        },
+      ),
     );
   });
 });

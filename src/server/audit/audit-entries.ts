@@ -128,7 +128,8 @@ export interface ExportAuditEntry extends RequestAuditFields {
 /**
  * A batch's results carried out of the page (its CSV downloaded, its table copied), written before they
  * leave: whom the file held, as a queue view's line names whom it showed (`candidates`, each by the kind
- * its batch asked by, at most 100, cut as a lookup's id), and `count`, the candidates it held in all.
+ * that found it: its batch's, `lookupKind`, or the other it was tried as; at most 100, cut as a lookup's
+ * id), and `count`, the candidates it held in all.
  */
 export interface BatchExportAuditEntry extends RequestAuditFields {
   env: string;

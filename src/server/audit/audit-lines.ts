@@ -108,16 +108,16 @@ export function exportLine(
   return { ...lineStart(env, call), kind: 'export', what, ...extra, lookupKind, id };
 }
 
-/** A batch's CSV downloaded or table copied: whom it held, by the kind the batch asked by, each id cut as a lookup's. */
+/** A batch's CSV downloaded or table copied: whom it held, each by the kind that found it, each id cut as a lookup's. */
 export function batchExportLine(
   env: string,
   call: AuditedCall,
   what: BatchExportAuditEntry['what'],
   lookupKind: LookupKind,
-  ids: readonly string[],
+  named: readonly { kind: LookupKind; id: string }[],
   count: number,
 ): BatchExportAuditEntry {
-  const candidates = ids.map((id) => ({ [lookupKind]: cutText(id, MAX_LOGGED_ID) }));
+  const candidates = named.map(({ kind, id }) => ({ [kind]: cutText(id, MAX_LOGGED_ID) }));
   return { ...lineStart(env, call), kind: 'export', what, lookupKind, candidates, count };
 }
 

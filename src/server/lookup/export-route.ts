@@ -50,7 +50,7 @@ export async function exportRoute(deps: LookupDeps, call: SignedInCall): Promise
   // 100 ids of 256 characters, each up to 4 bytes in UTF-8.
   const body = await readJsonBody(call, 128 * 1024, anyExportSchema, 'export', {
     shape:
-      "The export must say what (summary, reply, print, certificate or file), kind and id; a reply's template a status, a certificate's slug and a file's attribute up to 64 letters, digits, '.', '_' or '-', a file's type one the page names; a batch's (batch_csv or batch_copy) its kind, up to 100 ids and how many candidates it holds.",
+      "The export must say what (summary, reply, print, certificate or file), kind and id; a reply's template a status, a certificate's slug and a file's attribute up to 64 letters, digits, '.', '_' or '-', a file's type one the page names; a batch's (batch_csv or batch_copy) its kind, up to 100 ids (each a string, or {id, foundBy} for a row found by the other kind) and how many candidates it holds.",
   });
   // Its refusals from here name what was refused (a lead reads which hand-off), never the id.
   const refused = auditTrail(deps, res, 'export', requestLine(deps.environment, call, 'export', { what: body.what }));
