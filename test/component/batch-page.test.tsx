@@ -467,6 +467,27 @@ describe('batch page', { timeout: 20_000 }, () => {
     await waitFor(() => expect(router.state.location.pathname).toBe(`/e/staging/candidates/recordId/${hex}`));
   });
 
+  it('a row found by recordId whose answer holds no refId says its refId is not in this response, not that the candidate has none', async () => {
+    const batch = controllableBatch();
+    stubApi({ candidates: { '/api/batch': batch.response } });
+    renderWithProviders('/batch');
+    const [nullRefId, noRefId] = ['65f1c2a9e4b0d3a1f0c9b810', '65f1c2a9e4b0d3a1f0c9b812'];
+    await startBatch(`${nullRefId}\n${noRefId}`);
+    const { refId: _none, ...withoutRefId } = found(1, 'cust_2');
+    batch.send(
+      { ...found(0, 'cust_1'), refId: null, recordId: nullRefId, foundBy: 'recordId' },
+      { ...withoutRefId, recordId: noRefId, foundBy: 'recordId' },
+      { type: 'done', found: 2, failed: 0 },
+    );
+    batch.end();
+    await screen.findByText(/^Done:/);
+    // The service answered without it (status level may leave it out): that says nothing of whether the candidate has one.
+    for (const row of within(screen.getByRole('table')).getAllByRole('row').slice(1)) {
+      expect(row).toHaveTextContent('found by recordId; its refId not in this response');
+      expect(row).not.toHaveTextContent('no refId');
+    }
+  });
+
   it('says why the server stopped after the service could not be reached, and Retry goes on with the rest only', async () => {
     const first = controllableBatch();
     const second = controllableBatch();

@@ -105,7 +105,8 @@ export function BatchTable({
 
 /**
  * "found by recordId; its refId hu-2026-0117": the id pasted is of the other kind (its column says it
- * again), so the candidate's id of the batch's kind is said here, or that it has none.
+ * again), so the candidate's id of the batch's kind is said here; or, the answer without it, that it is
+ * "not in this response", as the candidate page says a field the service left out: not that they have none.
  */
 function FoundBy({ foundBy, kind, own }: { foundBy: LookupKind; kind: LookupKind; own: string | null | undefined }) {
   return (
@@ -116,7 +117,7 @@ function FoundBy({ foundBy, kind, own }: { foundBy: LookupKind; kind: LookupKind
           its {kind} <span className="font-mono wrap-anywhere text-slate-900">{own}</span>
         </>
       ) : (
-        `no ${kind}`
+        `its ${kind} not in this response`
       )}
     </span>
   );
