@@ -318,6 +318,12 @@ describe('the audit page', () => {
       await waitFor(() => expect(bodiesOf(fetchMock, '/api/audit/search')).toHaveLength(before + 1));
       return bodiesOf(fetchMock, '/api/audit/search').at(-1);
     };
+    const clear = async () => {
+      const before = bodiesOf(fetchMock, '/api/audit/search').length;
+      await user.click(filters.getByRole('button', { name: 'Clear' }));
+      await waitFor(() => expect(bodiesOf(fetchMock, '/api/audit/search')).toHaveLength(before + 1));
+      return bodiesOf(fetchMock, '/api/audit/search').at(-1);
+    };
     await user.selectOptions(who, "This server's own work");
     expect(await search()).toEqual({ who: 'server' });
     await user.selectOptions(who, 'Everyone');
@@ -329,10 +335,47 @@ describe('the audit page', () => {
     await user.clear(filters.getByLabelText('User'));
     await user.selectOptions(filters.getByLabelText('Action'), 'Webhook from the service');
     expect(await search()).toEqual({ action: 'webhook' });
-    // Clear goes back to the first search (its answer still in memory, so not asked again).
-    await user.click(filters.getByRole('button', { name: 'Clear' }));
+    // Clear goes back to the first search, asked again as every search is.
+    expect(await clear()).toEqual({ who: 'people' });
     expect(who).toHaveValue('people');
     expect(filters.getByLabelText('Action')).toHaveValue('');
+  });
+
+  it('asks the server again at every press of Search, Clear or a quick range, a filter searched before too: lines written since are shown, and each search reaches the server (which audits it)', async () => {
+    const user = userEvent.setup();
+    // The trail as the server has it at each search: lookups are written to it while the page is open.
+    const trail = [row({ user: 'ana', id: 'cust-1' })];
+    const { fetchMock } = stubApi({
+      session: LEAD,
+      candidates: {
+        '/api/audit/status': () => json(STATUS),
+        '/api/audit/search': () => json({ rows: [...trail], source: { kind: 'files' } }),
+      },
+    });
+    renderWithProviders('/audit');
+    const searches = () => bodiesOf(fetchMock, '/api/audit/search');
+    // Each line's candidate is a link in the table: the line written last is shown once its search is answered.
+    const shows = async (id: string) => expect(await screen.findByRole('link', { name: id })).toBeInTheDocument();
+    await shows('cust-1');
+    const filters = within(screen.getByRole('form', { name: 'Filters' }));
+    const press = async (name: string, wrote: string) => {
+      trail.unshift(row({ user: 'ana', id: wrote }));
+      const before = searches().length;
+      await user.click(filters.getByRole('button', { name }));
+      await waitFor(() => expect(searches()).toHaveLength(before + 1));
+      await shows(wrote);
+      return searches().at(-1);
+    };
+    await user.type(filters.getByLabelText('User'), 'ana');
+    expect(await press('Search the trail', 'cust-2')).toEqual({ who: 'people', user: 'ana' });
+    // Before: the same filter pressed again showed the answer kept in memory, asked nothing, and missed cust-3.
+    expect(await press('Search the trail', 'cust-3')).toEqual({ who: 'people', user: 'ana' });
+    // Clear: the first search of the page, asked again.
+    expect(await press('Clear', 'cust-4')).toEqual({ who: 'people' });
+    expect(await press('Clear', 'cust-5')).toEqual({ who: 'people' });
+    const today = await press('Today', 'cust-6');
+    expect(await press('Today', 'cust-7')).toEqual(today);
+    expect(searches()).toHaveLength(7);
   });
 
   it("keeps the search while the lead opens a row's candidate: Back shows the same filters, page and rows, asked again from memory only", async () => {

@@ -13,6 +13,8 @@ export interface AuditPlace {
   filter: AuditFilter;
   /** The cursors of the pages before the one shown (audit-page.tsx). */
   cursors: string[];
+  /** The number of the search shown (audit-queries.ts): Back finds its answer in memory, not asked again. */
+  searched: number;
 }
 
 let remembered: Partial<AuditPlace> = {};

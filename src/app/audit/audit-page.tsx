@@ -13,7 +13,7 @@ import type { AuditHandOver } from '../routes.ts';
 import { DEFAULT_FILTER } from './audit-draft.ts';
 import { AuditFilters } from './audit-filters.tsx';
 import { recallAudit, rememberAudit } from './audit-memory.ts';
-import { auditQueries, downloadAuditCsv } from './audit-queries.ts';
+import { auditQueries, downloadAuditCsv, newSearch } from './audit-queries.ts';
 import { BrokenChainAlert, ChainState, SourceNote } from './audit-status.tsx';
 import { SimilarUsers } from './audit-similar.tsx';
 import { AuditTable } from './audit-table.tsx';
@@ -62,9 +62,11 @@ function AuditTrail() {
   );
   // The cursors of the pages shown before this one: "Newer" goes back one.
   const [cursors, setCursors] = useState<string[]>(() => (handedOver ? [] : (recallAudit().cursors ?? [])));
-  useEffect(() => rememberAudit({ filter, cursors }), [filter, cursors]);
+  // The search shown, by its number (audit-queries.ts): the one remembered, or a new one, asked of the server.
+  const [searched, setSearched] = useState(() => (handedOver ? undefined : recallAudit().searched) ?? newSearch());
+  useEffect(() => rememberAudit({ filter, cursors, searched }), [filter, cursors, searched]);
   const cursor = cursors.at(-1);
-  const search = useQuery(auditQueries.search(filter, cursor));
+  const search = useQuery(auditQueries.search(filter, cursor, searched));
   const status = useQuery(auditQueries.status());
   // Each search is written to the trail: the files' state below is read again with its answer.
   const refetchStatus = status.refetch;
@@ -76,11 +78,13 @@ function AuditTrail() {
   const pickUser = (user: string) => {
     setFilter({ ...filter, user });
     setCursors([]);
+    setSearched(newSearch());
     setPicked({ user });
     // The button goes with the offer: the keyboard goes on to the results, not back to the top of the page.
     document.getElementById('audit-results-title')?.focus();
   };
-  const { wait, setWait, waiting, waitId, searchFor } = useSearchWait(search, { filter, cursors, setFilter, setCursors });
+  const shown = { filter, cursors, searched, setFilter, setCursors, setSearched };
+  const { wait, setWait, waiting, waitId, searchFor } = useSearchWait(search, shown);
   const [exporting, setExporting] = useState(false);
   const [exportProblem, setExportProblem] = useState<string>();
   const exportCsv = (wanted: AuditFilter) => {

@@ -11,6 +11,11 @@ import { saveBlob } from '../ui/save-blob.ts';
  * of the URL, and so out of proxies' logs and the browser's history. Every search is audited on the
  * server, so nothing here asks again by itself: no refetch on focus, no retry, a page kept as long as it
  * is shown.
+ *
+ * A lead's search is asked each time it is pressed, a filter searched before too: the trail grows while
+ * the page is open, and the search itself is an audited action. Each press is a search of its own, by its
+ * number in the key (`newSearch`); its pages (Newer, Older) share that number, so going back a page shows
+ * the page as that search found it, and Back from a row's candidate finds the same search in memory.
  */
 
 const json = (body: unknown): RequestInit => ({
@@ -20,11 +25,19 @@ const json = (body: unknown): RequestInit => ({
   cache: 'no-store',
 });
 
+let searches = 0;
+
+/** A new search's number, never one given before in this tab (a number taken back after a refusal is not given again). */
+export function newSearch(): number {
+  searches += 1;
+  return searches;
+}
+
 export const auditQueries = {
   all: () => ['audit'] as const,
-  search: (filter: AuditFilter, cursor: string | undefined) =>
+  search: (filter: AuditFilter, cursor: string | undefined, searched: number) =>
     queryOptions({
-      queryKey: [...auditQueries.all(), 'search', filter, cursor ?? ''] as const,
+      queryKey: [...auditQueries.all(), 'search', searched, filter, cursor ?? ''] as const,
       queryFn: ({ signal }): Promise<AuditSearchAnswer> =>
         apiRequest(AUDIT_PATHS.search, auditSearchAnswerSchema, { ...json({ ...filter, ...(cursor ? { cursor } : {}) }), signal }),
       staleTime: Number.POSITIVE_INFINITY,

@@ -1,10 +1,10 @@
-import { type UseQueryResult, useQueryClient } from '@tanstack/react-query';
+import type { UseQueryResult } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { AuditFilter, AuditSearchAnswer } from '../../kyc/contract/audit-search.ts';
 import { ApiError } from '../api/api-error.ts';
 import { ServerWait, useWaiting } from '../candidate/retry-wait.tsx';
 import { Card } from '../ui/card.tsx';
-import { auditQueries } from './audit-queries.ts';
+import { newSearch } from './audit-queries.ts';
 
 /**
  * A lead's searches and exports of the trail take from one limit (limits.auditSearchesPerMinute): past
@@ -33,22 +33,29 @@ export function WaitNotice({ id, wait, kept }: { id: string; wait: ApiError; kep
 
 /**
  * Searches and exports past the lead's limit (above): the wait of the latest refusal, said in one
- * notice and counted down, and nothing asked while it runs. A refused search goes back to the filter and
+ * notice and counted down, and nothing asked while it runs. A refused search goes back to the search and
  * page last answered, so that their rows stay shown under the notice instead of being taken away.
+ * Otherwise each search pressed is a new one (its number, audit-queries.ts), asked of the server.
  */
 export function useSearchWait(
   search: UseQueryResult<AuditSearchAnswer>,
-  shown: { filter: AuditFilter; cursors: string[]; setFilter: (filter: AuditFilter) => void; setCursors: (cursors: string[]) => void },
+  shown: {
+    filter: AuditFilter;
+    cursors: string[];
+    searched: number;
+    setFilter: (filter: AuditFilter) => void;
+    setCursors: (cursors: string[]) => void;
+    setSearched: (searched: number) => void;
+  },
 ) {
-  const queryClient = useQueryClient();
   const waitId = useId();
   const [wait, setWait] = useState<ApiError>();
   const waiting = useWaiting(wait?.retryAt);
-  const { filter, cursors, setFilter, setCursors } = shown;
-  const answered = useRef<{ filter: AuditFilter; cursors: string[] }>(undefined);
+  const { filter, cursors, searched, setFilter, setCursors, setSearched } = shown;
+  const answered = useRef<{ filter: AuditFilter; cursors: string[]; searched: number }>(undefined);
   useEffect(() => {
-    if (search.data) answered.current = { filter, cursors };
-  }, [search.data, filter, cursors]);
+    if (search.data) answered.current = { filter, cursors, searched };
+  }, [search.data, filter, cursors, searched]);
   const refused = waitOf(search.error);
   useEffect(() => {
     if (!refused) return;
@@ -56,16 +63,15 @@ export function useSearchWait(
     if (answered.current) {
       setFilter(answered.current.filter);
       setCursors(answered.current.cursors);
+      setSearched(answered.current.searched);
     }
-  }, [refused, setFilter, setCursors]);
+  }, [refused, setFilter, setCursors, setSearched]);
   const searchFor = (next: AuditFilter) => {
     if (waiting) return;
     setWait(undefined);
     setFilter(next);
     setCursors([]);
-    // The same search refused with nothing answered before it is still the page's: asked again, it is fetched again.
-    const key = auditQueries.search(next, undefined).queryKey;
-    void queryClient.refetchQueries({ queryKey: key, exact: true, predicate: (query) => waitOf(query.state.error) !== undefined });
+    setSearched(newSearch());
   };
   return { wait, setWait, waiting, waitId, searchFor };
 }
