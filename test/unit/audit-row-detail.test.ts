@@ -40,6 +40,20 @@ describe("the audit page's detail of a line", () => {
     );
   });
 
+  it('says of a print made with the privacy mask on that it was (its line\'s "masked": true), where its row said nothing', () => {
+    const print = (extra: Record<string, unknown>) =>
+      rowOf(
+        { time: '2026-11-29T15:00:00.000Z', kind: 'export', what: 'print', user: 'ana', lookupKind: 'refId', id: 'c-1', ...extra },
+        'h',
+        'i',
+      ).detail;
+    expect(print({ masked: true })).toBe('made with the privacy mask on');
+    expect(print({ masked: true, notLookedUp: true })).toBe('made with the privacy mask on; not looked up lately by this user');
+    // An unmasked print says nothing of the mask, as before; only `true` is a masked print.
+    expect(print({})).toBeNull();
+    expect(print({ masked: 'yes' })).toBeNull();
+  });
+
   it('says of a line whose user came from what this server remembered of the session (the session store down) that it did', () => {
     const line = { time: '2026-11-29T15:00:00.000Z', kind: 'export', user: 'ana', identityFromCache: true };
     expect(rowOf({ ...line, what: 'print', lookupKind: 'refId', id: 'c-1', openedUnknown: true }, 'h', 'i').detail).toBe(

@@ -63,6 +63,8 @@ export function detailOf(line: Line, action: AuditAction, text: Text): string | 
       add(batchWords(line));
       break;
     case 'print':
+      // The paper held no masked value (export-route.ts writes `masked: true` for such a print only).
+      add(line.masked === true && 'made with the privacy mask on');
       add(line.notLookedUp === true && 'not looked up lately by this user');
       add(line.openedUnknown === true && 'whether this user looked it up lately could not be checked (the shared store did not answer)');
       break;
