@@ -72,9 +72,9 @@ describe('the audit chain', () => {
     writeLines(file, lines);
     const result = verify(file);
     expect(result.code).toBe(1);
-    // Named at the edited line, the first that cannot be vouched for; the line that noticed is shown.
+    // Named at the edited line, the first that cannot be vouched for; the line that noticed is shown under its own number.
     expect(result.err).toContain(`${file}:2: chain broken: line 2 was edited, or lines after it were deleted or inserted`);
-    expect(result.err).toContain('"id":"c"');
+    expect(result.err).toMatch(/ {2}line 3, which noticed: .*"id":"c"/);
     expect(result.err).toContain('1 line before it is intact.');
   });
 
@@ -87,7 +87,27 @@ describe('the audit chain', () => {
     const result = verify(file);
     expect(result.code).toBe(1);
     expect(result.err).toContain(`${file}:2: chain broken`);
-    expect(result.err).toContain('"id":"d"');
+    expect(result.err).toMatch(/ {2}line 2: .*"id":"b"/);
+    expect(result.err).toMatch(/ {2}line 3, which noticed: .*"id":"d"/);
+  });
+
+  it("quotes the text of the line it names, not the next line's under its number (an edited line 2 was quoted with line 3's text)", async () => {
+    const file = tempFile();
+    await writeIds(file, ['a', 'b', 'c', 'd']);
+    const lines = linesOf(file);
+    lines[1] = lines[1]!.replace('"id":"b"', '"id":"x"');
+    writeLines(file, lines);
+    const err = verify(file).err.split('\n');
+    expect(err[0]).toBe(
+      `${file}:2: chain broken: line 2 was edited, or lines after it were deleted or inserted (the "prev" of line 3 is not its hash)`,
+    );
+    // Line 2 as it is now (the edit shows), then line 3, which noticed, under its own number.
+    expect(err[1]).toBe(`  line 2: ${lines[1]}`);
+    expect(err[2]).toBe(`  line 3, which noticed: ${lines[2]}`);
+    expect(err[3]).toBe('1 line before it is intact.');
+    // A line that broke the chain by itself is the line named: quoted once.
+    writeLines(file, [...linesOf(file).slice(0, 1), 'not json', ...lines.slice(2)]);
+    expect(verify(file).err.split('\n').slice(1)).toEqual(['  line 2: not json', '1 line before it is intact.']);
   });
 
   it('catches an inserted line, even one that chains from the line before it', async () => {

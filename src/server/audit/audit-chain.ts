@@ -68,7 +68,17 @@ export interface ChainFile {
 
 export type ChainReport =
   | { ok: true; lines: number; notes: string[] }
-  | { ok: false; lines: number; file: string; line: number; reason: string; text: string };
+  | {
+      ok: false;
+      lines: number;
+      file: string;
+      /** The first line that cannot be vouched for (1-based, in `file`), and its text. */
+      line: number;
+      reason: string;
+      text: string;
+      /** The later line of the same file that noticed the break, when it is not the line named (an edited line is noticed by the next). */
+      noticedBy?: { line: number; text: string };
+    };
 
 export interface ChainOptions {
   /**
@@ -89,13 +99,17 @@ export function verifyChain(files: readonly ChainFile[], options: ChainOptions =
   const checker = new ChainChecker(options);
   for (const file of files) {
     checker.startFile(file.name);
-    for (const [index, line] of splitLines(Buffer.from(file.content)).entries()) {
+    const lines = splitLines(Buffer.from(file.content));
+    for (const [index, line] of lines.entries()) {
       const reason = checker.line(line.bytes, line.complete, index);
       if (reason) {
-        // Within a file, the line before the one that noticed is the first that cannot be vouched for.
+        // Within a file, the line before the one that noticed is the first that cannot be vouched for:
+        // its text is the one quoted under its number, and the line that noticed is quoted apart.
         const untrusted = checker.brokenLine(index);
         const intact = checker.checked - (index + 1 - untrusted);
-        return { ok: false, lines: intact, file: file.name, line: untrusted, reason, text: line.bytes.toString('utf8') };
+        const text = (lines[untrusted - 1] ?? line).bytes.toString('utf8');
+        const noticedBy = untrusted === index + 1 ? {} : { noticedBy: { line: index + 1, text: line.bytes.toString('utf8') } };
+        return { ok: false, lines: intact, file: file.name, line: untrusted, reason, text, ...noticedBy };
       }
     }
   }

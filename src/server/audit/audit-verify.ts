@@ -8,6 +8,9 @@ const USAGE = [
   'It reads the files only: lines cut from the end of the last file leave it intact (the audit table records such a cut).',
 ];
 
+/** A line's text as quoted: its first 400 characters. */
+const cut = (text: string): string => (text.length > 400 ? `${text.slice(0, 400)}…` : text);
+
 /**
  * `npm run audit:verify -- [--continues-earlier-file] <file>…`: checks the audit log's hash chain across
  * the files given oldest first (audit.jsonl.2 audit.jsonl.1 audit.jsonl). Exit 0 when intact, 1 at the
@@ -34,7 +37,9 @@ export function runAuditVerify(args: string[], out: (line: string) => void, err:
   const report = verifyChain(files, { continuesEarlierFile: args.includes(CONTINUES_FLAG) });
   if (!report.ok) {
     err(`${report.file}:${report.line}: chain broken: ${report.reason}`);
-    err(`  ${report.text.length > 400 ? `${report.text.slice(0, 400)}…` : report.text}`);
+    // Each text under its own number: the line named, then the later one that noticed (it was once shown alone under the first's).
+    err(`  line ${report.line}: ${cut(report.text)}`);
+    if (report.noticedBy) err(`  line ${report.noticedBy.line}, which noticed: ${cut(report.noticedBy.text)}`);
     err(`${report.lines} ${report.lines === 1 ? 'line' : 'lines'} before it ${report.lines === 1 ? 'is' : 'are'} intact.`);
     return 1;
   }
