@@ -37,15 +37,29 @@ const USERS = [
   'ben',
   'Émile',
   'émile',
+  'ÉLODIE',
+  'élodie',
+  // The Kelvin sign and İ, whose small letters are ASCII (k, i): they stay as they are; the dotless ı, no capital's.
+  '\u212Aelvin',
+  'kelvin',
+  'İlker',
+  'ilker',
+  'ılker',
   '=HYPERLINK("x")',
   '(webhook)',
   '(queue-index)',
   '(webhook-check)',
   '(someone)',
 ];
-/** A name as a search by user compares it, written out: capitals A to Z only (É and é stay apart). */
-const folded = (name: unknown) =>
-  typeof name === 'string' ? name.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32)) : name;
+/**
+ * A name as a search by user compares it, written out: each character's small letter when it is one
+ * character (É and é alike), but no letter outside ASCII for one inside it (the Kelvin sign stays).
+ */
+const smallOf = (c: string) => {
+  const small = c.toLowerCase();
+  return [...small].length === 1 && !(c > '\x7f' && small <= '\x7f') ? small : c;
+};
+const folded = (name: unknown) => (typeof name === 'string' ? [...name].map(smallOf).join('') : name);
 /** This server's own names, written out: the reference does not read the code's list. */
 const SERVER = ['(queue-index)', '(webhook-check)', '(webhook)'];
 const IDS = ['cust_1', 'cust_2', '+31 6 1234', '@sum', 'a,b"c'];
@@ -288,7 +302,8 @@ async function holdsToTheFile(app: TestApp): Promise<void> {
         expect(cells[column('queueTab')]).toBe(shownOf(line) ? spreadsheetSafe(line.filter as string) : '');
       }
     }),
-    { numRuns: 100 },
+    // Always among them: a user's capitals outside A to Z, which each reader once left unfolded.
+    { numRuns: 100, examples: [[{ user: 'ÉLODIE' }, 7] as [AuditQuery, number], [{ user: 'émile' }, 3] as [AuditQuery, number]] },
   );
   // Most filters find lines: the property is about something.
   expect(found).toBeGreaterThan(50);

@@ -245,7 +245,7 @@ export const auditSearchAnswerSchema = z.object({
   alsoSearched: z.optional(z.object({ refId: z.optional(z.string()), recordId: z.optional(z.string()) })),
   /**
    * The search by `user` found no line (its first page): people's names in the trail that contain the
-   * typed text, capitals A to Z ignored, at most 5, in alphabetical order; none when no name does.
+   * typed text, capitals ignored as the search ignores them, at most 5, in alphabetical order; none when no name does.
    */
   similarUsers: z.optional(z.array(z.string()).check(z.maxLength(5))),
 });

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { FOLD_FUNCTION_SQL } from './fold-case.ts';
 
 /**
  * PostgreSQL (DATABASE_URL, issue 34): the audit trail's table, shared by every instance. The client is
@@ -152,6 +153,11 @@ export const MIGRATIONS: readonly string[] = [
   // A full lookup's request closes with a line saying what its answer held, or with a cut line
   // (trail/closing-lines.ts): its row finds it by the request, along this index of those lines only.
   `CREATE INDEX candidate_lookup_audit_closing ON candidate_lookup_audit (instance, request_id) WHERE action IN ('held', 'cut');`,
+  // A search by user ignores every capital Unicode gives one small letter (ÉLODIE finds élodie), no longer A to Z
+  // only: the function folds as trail/fold-case.ts's foldCase does, from the same frozen table, and the index holds it.
+  `${FOLD_FUNCTION_SQL};
+   CREATE INDEX candidate_lookup_audit_user_unicode ON candidate_lookup_audit (candidate_lookup_fold("user"), time, seq);
+   DROP INDEX candidate_lookup_audit_user_folded;`,
 ];
 
 /** Any number, the same in every instance: the lock under which the schema is migrated. */

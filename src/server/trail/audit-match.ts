@@ -8,6 +8,9 @@ import {
 } from '../../kyc/contract/audit-search.ts';
 import { cutText, escapeToAscii, MAX_LOGGED_ENV, MAX_LOGGED_ID } from '../audit/audit-line.ts';
 import { shownKey } from './audit-row.ts';
+import { foldCase } from '../state/fold-case.ts';
+
+export { foldCase };
 
 /**
  * A search's filter as both readers apply it: the files (audit-file-search.ts) and the table
@@ -72,7 +75,7 @@ export function matches(row: AuditRow, filter: SearchFilter, shown: readonly str
   return true;
 }
 
-/** Whether the row is a search or export of the trail by `reader` (capitals A to Z folded, as the user filter folds them). */
+/** Whether the row is a search or export of the trail by `reader` (capitals folded, as the user filter folds them). */
 function isReadBy(row: AuditRow, reader: string): boolean {
   return TRAIL_READS.includes(row.action) && row.user !== null && foldCase(row.user) === foldCase(reader);
 }
@@ -88,18 +91,19 @@ function isAction(row: AuditRow, action: AuditFilterAction): boolean {
 }
 
 /**
- * A user's name as the filter compares it: capitals A to Z as small letters, every other character as it
- * is (as PostgreSQL's `lower(… COLLATE "C")`, which the table's index holds), so that
- * `Ana.Smith@Example.org` finds the lines of `ana.smith@example.org`, as a provider may spell either.
+ * The user's field as a matching line writes it, capitals folded (`"user":"ana"`): for `includesFolded`.
+ * A name's user is compared as foldCase folds it (fold-case.ts), `Ana.Smith@Example.org` finding the lines
+ * of `ana.smith@example.org` as a provider may spell either. The line's bytes fold A to Z only, and write
+ * any other letter as an escape (`\u00c9`) whose capital and small letter differ: the needle stops before
+ * the first letter outside ASCII, keeping only what every matching line holds as it is (no capital outside
+ * ASCII folds into it: fold-case.ts).
  */
-export function foldCase(text: string): string {
-  return text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
-}
-
-/** The user's field as a matching line writes it, capitals folded (`"user":"ana"`): for `includesFolded`. */
 export function userNeedle(filter: SearchFilter): Buffer | undefined {
   if (filter.user === undefined) return undefined;
-  return Buffer.from(foldCase(`${USER_KEY}${escapeToAscii(JSON.stringify(filter.user))}`), 'latin1');
+  const folded = foldCase(filter.user);
+  const unseen = [...folded].findIndex((char) => char > '\x7f');
+  const json = escapeToAscii(JSON.stringify(unseen === -1 ? folded : [...folded].slice(0, unseen).join('')));
+  return Buffer.from(`${USER_KEY}${unseen === -1 ? json : json.slice(0, -1)}`, 'latin1');
 }
 
 const USER_KEY = '"user":';

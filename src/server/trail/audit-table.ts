@@ -171,8 +171,8 @@ export function conditionsOf(filter: SearchFilter, first = 1): { where: string[]
     params.push(value);
     return `$${first + params.length - 1}`;
   };
-  // Capitals A to Z folded, as the index (state/postgres.ts) and foldCase fold them.
-  if (filter.user !== undefined) where.push(`lower("user" COLLATE "C") = ${param(foldCase(filter.user))}`);
+  // Capitals folded by candidate_lookup_fold, as the index (state/postgres.ts) and foldCase (fold-case.ts) fold them.
+  if (filter.user !== undefined) where.push(`candidate_lookup_fold("user") = ${param(foldCase(filter.user))}`);
   // A line of no user (a note of the log) is the server's own: isServerWork.
   if (filter.who === 'people') where.push(`("user" IS NOT NULL AND "user" <> ALL(${param(SERVER_USER_LIST)}::text[]))`);
   if (filter.who === 'server') where.push(`("user" IS NULL OR "user" = ANY(${param(SERVER_USER_LIST)}::text[]))`);
@@ -184,7 +184,7 @@ export function conditionsOf(filter: SearchFilter, first = 1): { where: string[]
   // The reader's own reads of the trail left out, as audit-match.ts's isReadBy: a line of no user is no one's.
   if (filter.exceptReadsBy !== undefined) {
     const reads = `action = ANY(${param(TRAIL_READS)}::text[])`;
-    where.push(`NOT (${reads} AND "user" IS NOT NULL AND lower("user" COLLATE "C") = ${param(foldCase(filter.exceptReadsBy))})`);
+    where.push(`NOT (${reads} AND "user" IS NOT NULL AND candidate_lookup_fold("user") = ${param(foldCase(filter.exceptReadsBy))})`);
   }
   if (filter.level !== undefined) where.push(`level = ${param(filter.level)}`);
   if (filter.env !== undefined) where.push(`env = ${param(filter.env)}`);

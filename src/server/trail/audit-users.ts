@@ -8,7 +8,7 @@ import { rowOfLine } from './audit-row.ts';
 
 /**
  * A search by user that found nothing: the names of people in the trail that contain what was typed,
- * capitals A to Z ignored as the search ignores them (`carla` finds `Carla@example.org`), so that a lead
+ * capitals ignored as the search ignores them (`carla` finds `Carla@example.org`), so that a lead
  * who typed part of a name is offered the whole one. Only a line's own user, never what a line quotes (an
  * audit search's filter), nor this server's own names (SERVER_USERS): users' names, no candidate data.
  */
@@ -39,7 +39,12 @@ const MAX_TYPED = 255;
 export async function similarUsersInFiles(current: string, typed: string, bounds: FileBounds, started: number): Promise<string[]> {
   if (typed.length > MAX_TYPED) return [];
   const wanted = foldCase(typed);
-  const needle = Buffer.from(foldCase(escapeToAscii(JSON.stringify(typed)).slice(1, -1)), 'latin1');
+  // The line's bytes fold A to Z only: the needle is what the typed text holds before a letter they cannot see (audit-match.ts's userNeedle).
+  const seen = [...wanted].findIndex((char) => char > '\x7f');
+  const needle = Buffer.from(
+    escapeToAscii(JSON.stringify(seen === -1 ? wanted : [...wanted].slice(0, seen).join(''))).slice(1, -1),
+    'latin1',
+  );
   const found = new Set<string>();
   let lines = 0;
   for (const file of await auditFilesOf(current)) {
@@ -74,8 +79,8 @@ export async function similarUsersInTable(db: Database, typed: string): Promise<
        FROM users WHERE users."user" IS NOT NULL
      )
      SELECT "user" FROM users
-     WHERE "user" IS NOT NULL AND strpos(lower("user" COLLATE "C"), $1) > 0
-       AND lower("user" COLLATE "C") <> $1 AND "user" <> ALL($2::text[])
+     WHERE "user" IS NOT NULL AND strpos(candidate_lookup_fold("user"), $1) > 0
+       AND candidate_lookup_fold("user") <> $1 AND "user" <> ALL($2::text[])
      LIMIT $3`,
     [foldCase(typed), SERVER_USER_LIST, MAX_SIMILAR_USERS],
   );
