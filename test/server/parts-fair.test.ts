@@ -61,8 +61,8 @@ describe("one user's heavy answers and everyone else's lookups", () => {
     // slice a turn of the loop, in pieces (a 64 KiB chunk of these takes 10 to 30 ms to scan), and
     // another user's lookup needs only a few turns. Before, each answer scanned whole chunks where they
     // arrived, and had a slice of its own besides: the four read megabytes meanwhile.
-    // A quarter, not less: a slice is 4 ms of the loop, so what it scans grows with the machine's speed (45 to
-    // 160 kB measured here, loaded); before, 1.8 to 2.3 MB.
+    // By the test’s clock a slice scans about 16 KiB, however fast the machine (fair-lookup.ts): 45 to 65 kB
+    // in all measured; before, 1.8 to 2.3 MB.
     expect(during).toBeLessThan(heavy.length / 4);
   }, 60_000);
 });
