@@ -69,7 +69,7 @@ for (const screen of SCREENS) {
         page,
       }) => {
         await page.goto(path);
-        await expect(ready(page).first()).toBeVisible({ timeout: 15_000 });
+        await expect(ready(page).first()).toBeVisible();
         // The header in its final form: the live indicator has said whether it is live.
         if (screen.width >= 640) await expect(page.getByText('Live', { exact: true })).toBeVisible();
         const { overflow, header, innerScroll } = await layout(page);
@@ -95,7 +95,7 @@ for (const screen of SCREENS) {
       const long = `missing-${'x'.repeat(242)}`;
       await page.getByRole('textbox', { name: 'refIds to look up' }).fill(['cust_000482', 'crm-55102', 'no-such-id-here', long].join('\n'));
       await page.getByRole('button', { name: 'Look up all' }).click();
-      await expect(page.getByRole('table').locator('tbody tr[data-row-state="found"]')).toHaveCount(2, { timeout: 15_000 });
+      await expect(page.getByRole('table').locator('tbody tr[data-row-state="found"]')).toHaveCount(2);
       await expect(page.getByRole('table').locator('tbody tr[data-row-state="failed"]')).toHaveCount(2);
       // The refId/recordId switch stays its own size, not a bar across the card.
       const picker = page.getByRole('region', { name: 'Batch status lookup' }).getByRole('group', { name: 'Look up by' });
@@ -109,11 +109,11 @@ for (const screen of SCREENS) {
 
     test("the candidate page's Activity, opened, fits: stacked rows on a phone, nothing scrolling sideways", async ({ page }) => {
       await page.goto(AMELIE);
-      await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 15_000 });
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       const activity = page.getByTestId('activity');
       await activity.locator('summary').click();
       // This lookup's own line at least.
-      await expect(activity.getByRole('table').locator('tbody tr').first()).toBeVisible({ timeout: 15_000 });
+      await expect(activity.getByRole('table').locator('tbody tr').first()).toBeVisible();
       const { overflow, innerScroll } = await layout(page);
       expect(overflow).toBeLessThanOrEqual(0);
       expect(innerScroll).toEqual([]);
@@ -179,7 +179,7 @@ test.describe('at 200 % zoom (640 x 400 CSS px)', () => {
 
   test('the queue stacks its rows as cards, scrolls nothing sideways and breaks no id mid-way', async ({ page }) => {
     await page.goto('/applicants');
-    await expect(page.getByRole('table').locator('tbody tr').first()).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByRole('table').locator('tbody tr').first()).toBeVisible();
     const { overflow, innerScroll } = await layout(page);
     expect(overflow).toBeLessThanOrEqual(0);
     // Before: the table was 704 px wide in a 590 px card, and scrolled sideways.
@@ -254,7 +254,7 @@ test.describe('at 1920 x 1080', () => {
   test('running text keeps to a readable line', async ({ page }) => {
     for (const path of [AMELIE, '/', '/applicants', '/batch']) {
       await page.goto(path);
-      await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible({ timeout: 15_000 });
+      await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
       // 80 characters of the paragraph's own font, measured by the browser.
       const long = await page.evaluate(() =>
         [...document.querySelectorAll('main p, main li, main dd')]
@@ -279,7 +279,7 @@ test.describe('on a phone, the header folds', () => {
 
   test('the search box and the toggles are behind two buttons, and / opens the search', async ({ page }) => {
     await page.goto(AMELIE);
-    await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     // A textbox, or a combobox once there are recent lookups to offer.
     const box = page.getByLabel('refId to look up');
     await expect(box).toBeHidden();
@@ -307,7 +307,7 @@ test.describe('on a phone, the header folds', () => {
   }) => {
     await page.goto('/applicants');
     const rows = page.locator('tbody tr');
-    await expect(rows.first()).toBeVisible({ timeout: 15_000 });
+    await expect(rows.first()).toBeVisible();
     const tablist = page.getByRole('tablist', { name: 'Candidates by status' });
     const tabs = tablist.getByRole('tab');
     const line = (await tablist.boundingBox())!;
@@ -327,7 +327,7 @@ test.describe('on a phone, the header folds', () => {
     await expect(tabs.last()).toHaveAttribute('aria-selected', 'true');
     await page.reload();
     const selected = tablist.getByRole('tab', { selected: true });
-    await expect(selected).toBeVisible({ timeout: 15_000 });
+    await expect(selected).toBeVisible();
     await expect
       .poll(async () => ((await selected.boundingBox())?.x ?? -1) + ((await selected.boundingBox())?.width ?? 0))
       .toBeLessThanOrEqual(390);
@@ -355,12 +355,12 @@ test.describe('on a phone, the header folds', () => {
   test('a candidate opened from the queue starts at its top, not where the queue was scrolled', async ({ page }) => {
     await page.goto('/applicants');
     const rows = page.locator('tbody a[data-open]');
-    await expect(rows.first()).toBeVisible({ timeout: 15_000 });
+    await expect(rows.first()).toBeVisible();
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(200);
     await rows.last().click();
     const heading = page.getByRole('heading', { level: 1 });
-    await expect(heading).toBeVisible({ timeout: 15_000 });
+    await expect(heading).toBeVisible();
     // It opened about 800 px down: the name and Previous/Next above the screen.
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
     await expect(heading).toBeInViewport();
@@ -368,7 +368,7 @@ test.describe('on a phone, the header folds', () => {
 
   test('the notifications panel opens within the screen, and Escape closes it', async ({ page }) => {
     await page.goto(AMELIE);
-    await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await page.getByRole('button', { name: 'Menu' }).click();
     const button = page.getByRole('button', { name: /^Notifications/ });
     await button.click();
@@ -386,7 +386,7 @@ test.describe('on a phone, the header folds', () => {
   test("a certificate's values are under their labels, the card's width theirs, not squeezed beside them", async ({ page }) => {
     await page.goto(AMELIE);
     const rows = page.getByTestId('review-rows').first();
-    await expect(rows).toBeVisible({ timeout: 15_000 });
+    await expect(rows).toBeVisible();
     const card = await rows.boundingBox();
     const value = await rows.locator('dd').first().boundingBox();
     // Beside a label of up to 14rem a value had about 70 px of 390: "clear" broke into "clea" and "r".
@@ -404,7 +404,7 @@ test.describe('print', () => {
   for (const id of ['crm-55102', 'legacy-2019-0031']) {
     test(`a candidate without pictures (${id}) prints on two A4 pages at most, the printed-by line first`, async ({ page }) => {
       await page.goto(`/candidates/refId/${id}`);
-      await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 15_000 });
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       await page.emulateMedia({ media: 'print' });
       const first = await page.evaluate(() => {
         const visible = [...document.querySelectorAll('main *')].filter(
@@ -421,7 +421,7 @@ test.describe('print', () => {
 
   test('with the mask on, masked values print as "masked", pictures as small labelled boxes, all on two pages', async ({ page }) => {
     await page.goto(AMELIE);
-    await expect(page.getByRole('button', { name: 'Open a larger view of the passport' })).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByRole('button', { name: 'Open a larger view of the passport' })).toBeVisible();
     // Below 1280 px the toggles open under Menu.
     await page.getByRole('button', { name: 'Menu' }).click();
     await page.getByRole('button', { name: 'Privacy mask' }).click();
@@ -446,7 +446,7 @@ test.describe('print', () => {
 
   test('with the mask off, pictures print after the facts, each at most half a page', async ({ page }) => {
     await page.goto(AMELIE);
-    await expect(page.getByRole('button', { name: 'Open a larger view of the passport' })).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByRole('button', { name: 'Open a larger view of the passport' })).toBeVisible();
     await page.emulateMedia({ media: 'print' });
     const { pictures, lastFact } = await page.evaluate(() => ({
       pictures: [...document.querySelectorAll('figure[data-attribute] img')].map((el) => {
@@ -498,7 +498,7 @@ test.describe('the header does not change height with what the live indicator sa
         const page = await context.newPage();
         await make(page);
         await page.goto(AMELIE);
-        await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 15_000 });
+        await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
         await expect(page.getByTestId('live-indicator')).toHaveAccessibleName(label);
         measured[label] = {
           header: (await page.getByRole('banner').boundingBox())!.height,

@@ -166,7 +166,7 @@ test.describe('a key that archives after extract', () => {
       page
         .getByText(/without a status-level key it is read with the full key|without a status-level key the list would be read with it/)
         .first(),
-    ).toBeVisible({ timeout: 15_000 });
+    ).toBeVisible();
     await screenshot(page, 'archive-queue-not-read');
   });
 });

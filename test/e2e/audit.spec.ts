@@ -17,9 +17,7 @@ const as = (user: string, role: string) => ({ 'X-Forwarded-User': user, 'X-Forwa
 
 test.describe.configure({ mode: 'serial' });
 
-test('a compliance user sees who else looked at the candidate today; a support user sees no Activity and no audit page', async ({
-  browser,
-}) => {
+test('a compliance user sees who else looked at the candidate today', async ({ browser }) => {
   // Dan looks the candidate up first, for real: the seeded lines are minutes older than the run, so a run
   // that starts just before midnight would find them yesterday's.
   const dan = await browser.newContext({ extraHTTPHeaders: as('dan@example.org', 'compliance') });
@@ -43,7 +41,9 @@ test('a compliance user sees who else looked at the candidate today; a support u
   await expect(activity.getByRole('table')).toBeHidden();
   await expect(page.getByRole('link', { name: 'Audit' })).toHaveCount(0);
   await ana.close();
+});
 
+test('a support user sees no Activity and no audit page', async ({ browser }) => {
   const sam = await browser.newContext({ extraHTTPHeaders: as('sam@example.org', 'support') });
   const support = await sam.newPage();
   await support.goto(`${url}/candidates/refId/${E2E_AUDITED_REFID}`);

@@ -47,7 +47,7 @@ for (const [width, height] of WIDTHS) {
       const context = await browser.newContext({ viewport: { width, height }, extraHTTPHeaders: as(role) });
       const page = await context.newPage();
       await page.goto(`${url}${path}`);
-      await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible({ timeout: 15_000 });
+      await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
       await expect(page.getByTestId('live-indicator')).toHaveAccessibleName('Live');
       expect(await oneRow(page), `${role} on ${path}`).toBe(true);
       expect(await page.evaluate(() => (document.scrollingElement?.scrollWidth ?? 0) - innerWidth)).toBeLessThanOrEqual(0);
@@ -106,7 +106,7 @@ for (const [width, height] of WIDTHS) {
         });
         const page = await context.newPage();
         await page.goto(`${base}${path}`);
-        await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible({ timeout: 15_000 });
+        await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
         await expect(page.getByTestId('environment-badge')).toBeVisible();
         await expect(page.getByTestId('live-indicator')).toHaveAccessibleName(live);
         const what = `${role} on ${path}, ${config}`;
@@ -129,7 +129,7 @@ test('with two environments at 1280 px, Menu holds their switcher and the badge 
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, extraHTTPHeaders: as('support') });
   const page = await context.newPage();
   await page.goto(`${environmentsUrl}/applicants`);
-  await expect(page.getByRole('heading', { level: 1, name: 'Applicants' })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole('heading', { level: 1, name: 'Applicants' })).toBeVisible();
   const switcher = page.getByRole('combobox', { name: 'Environment' });
   await expect(switcher).toBeHidden();
   await expect(page.getByTestId('environment-badge')).toHaveText('Production · acme_production');
@@ -149,7 +149,7 @@ test('at 1024 px Menu opens the toggles and the user within the screen, over the
   const context = await browser.newContext({ viewport: { width: 1024, height: 768 }, extraHTTPHeaders: as('lead') });
   const page = await context.newPage();
   await page.goto(`${url}/audit`);
-  await expect(page.getByRole('heading', { level: 1, name: 'Audit trail' })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole('heading', { level: 1, name: 'Audit trail' })).toBeVisible();
   const mask = page.getByRole('button', { name: 'Privacy mask' });
   await expect(mask).toBeHidden();
   const menu = page.getByRole('button', { name: 'Menu' });

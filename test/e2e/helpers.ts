@@ -19,7 +19,7 @@ export function followRequests(page: Page): { settled(): Promise<void> } {
   });
   page.on('requestfinished', done);
   page.on('requestfailed', done);
-  return { settled: () => expect.poll(() => pending.size, { timeout: 15_000 }).toBe(0) };
+  return { settled: () => expect.poll(() => pending.size).toBe(0) };
 }
 
 /** Screenshots for people to look at: test output, git-ignored. */

@@ -12,6 +12,8 @@ const base = `http://127.0.0.1:${E2E_PORTS.hostile}`;
  * overrides and 100 kB strings, and whose "pictures" are SVG with script, HTML, a PDF and random bytes.
  */
 test('hostile content never runs, never renders as markup, never overflows', async ({ page }) => {
+  // Every 100 kB value shown in full and folded again: 24 s on a quiet machine.
+  test.slow();
   const dialogs: string[] = [];
   page.on('dialog', (dialog) => {
     dialogs.push(dialog.message());

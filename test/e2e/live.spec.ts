@@ -33,7 +33,7 @@ test('a decision simulated in the sandbox updates the open candidate page and th
       .getByRole('group', { name: 'Sandbox tool: simulate a decision' })
       .getByRole('button', { name: 'Ready to review' })
       .click();
-    await expect(chipOf(candidate)).toHaveAttribute('data-status', 'waiting', { timeout: 15_000 });
+    await expect(chipOf(candidate)).toHaveAttribute('data-status', 'waiting');
   }
   await queue.goto(`${liveUrl}/applicants`);
   await expect(indicator(queue)).toHaveAccessibleName('Live');
@@ -73,7 +73,7 @@ test('a decision simulated in the sandbox updates the open candidate page and th
   // The page that asked: the chip and the line saying where the news came from (the sandbox's delivery carries approvedDate).
   // The server confirms a delivery with the service before any page is told, and asks again after 1 and
   // 4 s when the service could not be asked at once (delivery-processing.ts): the wait allows for that.
-  await expect(candidate.getByText(/^Approved at .* — from the KYC service, received just now$/)).toBeVisible({ timeout: 15_000 });
+  await expect(candidate.getByText(/^Approved at .* — from the KYC service, received just now$/)).toBeVisible();
   await expect(chipOf(candidate)).toHaveAttribute('data-status', 'approved');
   await expect(candidate.getByRole('list', { name: 'Status changes, oldest first' })).toContainText('Approved');
   // A status-level re-check, never the pictures again.

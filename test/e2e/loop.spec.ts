@@ -166,7 +166,7 @@ test('a status change that arrives while the reviewer is scrolled down is announ
   let from = 'In review';
   if ((await chip.getAttribute('data-status')) !== 'inreview') {
     await simulate.getByRole('button', { name: 'Ready to review' }).click();
-    await expect(chip).toHaveAttribute('data-status', 'waiting', { timeout: 15_000 });
+    await expect(chip).toHaveAttribute('data-status', 'waiting');
     await page.reload();
     await expect(heading(page)).toBeVisible();
     await expect(page.getByTestId('live-indicator')).toHaveAccessibleName('Live');
