@@ -268,8 +268,10 @@ test('on a slow link, the record shows at once and each picture its bytes receiv
   await cdp.send('Network.emulateNetworkConditions', {
     offline: false,
     latency: 50,
-    downloadThroughput: 40 * 1024,
-    uploadThroughput: 40 * 1024,
+    // 10 kB/s: the passport's 51 kB are some five seconds on the way, its progress in view meanwhile. At
+    // 40 kB/s it was a second and a half, which a loaded machine's page could pass before it was looked for.
+    downloadThroughput: 10 * 1024,
+    uploadThroughput: 10 * 1024,
   });
   await page.getByRole('textbox', { name: 'refId to look up' }).fill('c0a8f3e2-6b1d-4f7e-9a52-3d1e8b7c4a10');
   await page.keyboard.press('Enter');
