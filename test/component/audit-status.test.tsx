@@ -2,7 +2,8 @@ import { render, screen, within } from '@testing-library/react';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AuditStatus, InstanceState } from '../../src/kyc/contract/audit-status.ts';
-import { ChainState, SourceNote } from '../../src/app/audit/audit-status.tsx';
+import { ChainState } from '../../src/app/audit/audit-status.tsx';
+import { SourceNote } from '../../src/app/ui/audit-source-note.tsx';
 import { atMidday } from './midday.ts';
 
 /**
@@ -54,13 +55,18 @@ describe("the audit page's state of the table", () => {
   });
 
   it("warns under a search's results of each instance not reporting, even when nothing else is to be said", () => {
-    render(<SourceNote answer={{ rows: [], source: { kind: 'database', notReporting: [{ instance: 'app1', since: minutesAgo(2) }] } }} />);
+    render(
+      <SourceNote
+        answer={{ source: { kind: 'database', notReporting: [{ instance: 'app1', since: minutesAgo(2) }] } }}
+        onwards="Older searches on."
+      />,
+    );
     expect(screen.getByText(/^app1: Not reporting since/)).toHaveTextContent(NOT_REPORTING);
   });
 
   it('says a lag counted since a start while the database was away is "at least", the lines of before uncounted', () => {
     const lag = { instance: 'app1', lines: 1, unknownBefore: minutesAgo(3), problem: 'connect ECONNREFUSED 127.0.0.1:5432' };
-    render(<SourceNote answer={{ rows: [], source: { kind: 'files', fallback: lag.problem, behind: [lag] } }} />);
+    render(<SourceNote answer={{ source: { kind: 'files', fallback: lag.problem, behind: [lag] } }} onwards="Older searches on." />);
     expect(
       screen.getByText(/^At least 1 line of app1 not in the table yet; how many from before app1 started, 3 minutes ago, is unknown/),
     ).toHaveTextContent(/until the database answers \(connect ECONNREFUSED 127\.0\.0\.1:5432\)\.$/);

@@ -246,6 +246,20 @@ describe('the chain state on the audit page', () => {
     expect(rows.find((row) => row.hash === lineHash(text[2]!))?.time).toBe(anHourBefore);
   });
 
+  it("attack: an edited audit line shows in a candidate's Activity as if the chain vouched for it", async () => {
+    const { lineHash } = await import('../../src/server/audit/audit-chain.ts');
+    const app = await instance();
+    for (let i = 0; i < 4; i++) await lookUp(app, amelie.refId!, SAM);
+    const text = readFileSync(app.auditLog, 'utf8').split('\n');
+    // The third line's user changed: a compliance user reading the Activity would take "bob" for a fact.
+    text[2] = text[2]!.replace('"user":"sam"', '"user":"bob"');
+    writeFileSync(app.auditLog, text.join('\n'));
+    const rows = (await activity(app, { refId: amelie.refId! }, ANA)).rows;
+    const marked = (line: string) => rows.find((row) => row.hash === lineHash(line))?.unvouched === true;
+    // Marked as the audit page's search marks them: the edited line and the one after it, not the two before.
+    expect(text.slice(0, 4).map(marked)).toEqual([false, false, true, true]);
+  });
+
   it("marks a rotated file's edited last line and the lines after it, not the whole trail, and names the line before it as vouched for", async () => {
     const { lineHash } = await import('../../src/server/audit/audit-chain.ts');
     const app = await instance();

@@ -5,6 +5,7 @@ import { readsAuditTrail } from '../../kyc/contract/roles.ts';
 import { asApiError } from '../api/api-error.ts';
 import { useEnvironment } from '../environment/use-environment.ts';
 import { sessionQueries } from '../session/session-query.ts';
+import { SourceNote } from '../ui/audit-source-note.tsx';
 import { Button } from '../ui/button.tsx';
 import { Card } from '../ui/card.tsx';
 import { cn } from '../ui/cn.ts';
@@ -14,7 +15,7 @@ import { DEFAULT_FILTER } from './audit-draft.ts';
 import { AuditFilters } from './audit-filters.tsx';
 import { recallAudit, rememberAudit } from './audit-memory.ts';
 import { auditQueries, downloadAuditCsv, newSearch } from './audit-queries.ts';
-import { BrokenChainAlert, ChainState, SourceNote } from './audit-status.tsx';
+import { BrokenChainAlert, ChainState } from './audit-status.tsx';
 import { SimilarUsers } from './audit-similar.tsx';
 import { AuditTable } from './audit-table.tsx';
 import { useSearchWait, WaitNotice, waitOf } from './audit-wait.tsx';
@@ -175,7 +176,7 @@ function Results({
   if (!search.data) return <p className="text-sm text-slate-600">Searching…</p>;
   return (
     <div className={cn('space-y-3', search.isFetching && 'opacity-60')} aria-busy={search.isFetching}>
-      <SourceNote answer={search.data} />
+      <SourceNote answer={search.data} onwards={'"Older" searches on from there.'} />
       <AlsoSearched also={search.data.alsoSearched} />
       {search.data.rows.length === 0 ? (
         <Card tone="dashed" className="space-y-2 text-sm">

@@ -1,9 +1,7 @@
-import type { AuditSearchAnswer } from '../../kyc/contract/audit-search.ts';
 import type { AuditStatus, InstanceState } from '../../kyc/contract/audit-status.ts';
 import { chainText, lagText, notReportingText, stoppedText } from '../../kyc/view/audit-labels.ts';
-import { formatDateTime, formatRelative } from '../../kyc/view/time.ts';
+import { formatRelative } from '../../kyc/view/time.ts';
 import { Card } from '../ui/card.tsx';
-import { Notice } from '../ui/section.tsx';
 import { useNow } from '../ui/use-now.ts';
 import { useZoneMode } from '../ui/zone-mode.ts';
 
@@ -95,38 +93,5 @@ function InstanceFiles({ instance }: { instance: InstanceState }) {
         {instance.behind && <li className="text-amber-900">{lagText(instance.behind, now, zone)}</li>}
       </ul>
     </li>
-  );
-}
-
-/** Under the results: where they were read, how far the table is behind, how far back the files were searched. */
-export function SourceNote({ answer }: { answer: AuditSearchAnswer }) {
-  const now = useNow(10_000);
-  const zone = useZoneMode();
-  const { source, searched } = answer;
-  const behind = source.behind ?? [];
-  const silent = source.notReporting ?? [];
-  if (!source.fallback && behind.length === 0 && silent.length === 0 && (!searched || searched.complete)) return null;
-  return (
-    <Notice tone="warning">
-      {source.fallback && <>The audit table cannot be read ({source.fallback}): these are this server's files only. </>}
-      {behind.map((lag) => (
-        <span key={lag.instance} className="block">
-          {lagText(lag, now, zone)}.
-        </span>
-      ))}
-      {silent.map((instance) => (
-        <span key={instance.instance} className="block">
-          {instance.instance}: {notReportingText(instance.since, now, zone)}
-        </span>
-      ))}
-      {searched && !searched.complete && (
-        <span className="block">
-          Searched {searched.lines.toLocaleString('en')} lines
-          {searched.reachedBack ? `, back to ${formatDateTime(new Date(searched.reachedBack), { zone, seconds: true })}` : ''}, then stopped
-          ({searched.stoppedBy === 'time' ? 'the time one search may take' : 'the lines one search may read'}): "Older" searches on from
-          there.
-        </span>
-      )}
-    </Notice>
   );
 }

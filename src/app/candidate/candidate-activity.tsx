@@ -3,7 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { ACTIVITY_DAYS, type ActivityAnswer } from '../../kyc/contract/audit-search.ts';
 import { readsAuditTrail, type Role, seesActivity } from '../../kyc/contract/roles.ts';
-import { todaysLookers } from '../../kyc/view/activity.ts';
+import { todaysLookers, trailMayLack } from '../../kyc/view/activity.ts';
 import { actionText, levelText } from '../../kyc/view/audit-labels.ts';
 import { formatRelative, type ZoneMode } from '../../kyc/view/time.ts';
 import { asApiError } from '../api/api-error.ts';
@@ -12,6 +12,7 @@ import { useEnvironment } from '../environment/use-environment.ts';
 import { useShownRooms, useViewers, viewersOf } from '../live/presence.ts';
 import { AUDIT_PATH, type AuditHandOver } from '../routes.ts';
 import { AuditLevel } from '../ui/audit-level.tsx';
+import { SourceNote } from '../ui/audit-source-note.tsx';
 import { Card } from '../ui/card.tsx';
 import { TimeStamp } from '../ui/time-stamp.tsx';
 import { useNow } from '../ui/use-now.ts';
@@ -83,7 +84,8 @@ function ActivityCard({ environment, refId, recordId, user, role, fetchedAt }: P
 }
 
 /**
- * "Looked at today by ben (2 hours ago), and by you." / "Nobody else has looked at this candidate today."; and
+ * "Looked at today by ben (2 hours ago), and by you." / "Nobody else has looked at this candidate today." (with
+ * ", as far as could be read (this server's audit files only)" when the trail may lack lines); and
  * who only saw them in the queue, whose lines the list shows: "Nobody else has opened this candidate today;
  * 2 saw them in the queue (dave, carol)."; and whose answers were cut short, never counted as a look:
  * "No answer to anyone else arrived whole today; answer cut short for carol."
@@ -105,8 +107,13 @@ function todayText(answer: ActivityAnswer, user: string | undefined, now: Date, 
         ? `; ${queue[0]} saw them in the queue`
         : `; ${queue.length} saw them in the queue (${queue.join(', ')})`;
   if (today.others.length === 0) {
-    if (cutShort) return `No answer to anyone else arrived whole today${cutShort}${inQueue}.`;
-    return inQueue ? `Nobody else has opened this candidate today${inQueue}.` : 'Nobody else has looked at this candidate today.';
+    // A claim that nobody did: only as far as the trail could be read, when it may lack lines (trailMayLack).
+    const lack = trailMayLack(answer);
+    const asRead = lack ? `, as far as could be read (${lack})` : '';
+    if (cutShort) return `No answer to anyone else arrived whole today${asRead}${cutShort}${inQueue}.`;
+    return inQueue
+      ? `Nobody else has opened this candidate today${asRead}${inQueue}.`
+      : `Nobody else has looked at this candidate today${asRead}.`;
   }
   const others = today.others.map((other) => `${other.user} (${formatRelative(other.at, now, { zone })})`);
   return `Looked at today by ${others.join(', ')}${today.you ? ', and by you' : ''}${cutShort}${inQueue}.`;
@@ -139,10 +146,19 @@ type ActivityRow = ActivityAnswer['rows'][number];
 type CandidateIds = { refId?: string; recordId?: string };
 
 function ActivityList({ answer, user, ids }: { answer: ActivityAnswer; user: string | undefined; ids: CandidateIds }) {
+  const note = <SourceNote answer={answer} onwards="older lines were not read." />;
   if (answer.rows.length === 0)
-    return <p className="text-sm text-slate-600">Nobody has looked at this candidate in the last {ACTIVITY_DAYS} days.</p>;
+    return (
+      <>
+        {note}
+        <p className="text-sm text-slate-600">
+          Nobody has looked at this candidate in the last {ACTIVITY_DAYS} days{trailMayLack(answer) ? ', as far as could be read' : ''}.
+        </p>
+      </>
+    );
   return (
     <>
+      {note}
       <table data-stack className="w-full text-left text-sm">
         <caption className="sr-only">Who looked at this candidate, newest first</caption>
         <ColumnHeads look="plain" cell="py-1 pr-3" columns={['When', 'Who', 'What', 'Level']} />
@@ -151,6 +167,10 @@ function ActivityList({ answer, user, ids }: { answer: ActivityAnswer; user: str
             <tr key={row.hash}>
               <td className="py-1 pr-3 whitespace-nowrap">
                 <TimeStamp date={new Date(row.time)} />
+                {/* After a break in its instance's audit chain (the audit page's alert): the line may have been changed or added. */}
+                {row.unvouched && (
+                  <span className="block text-xs font-medium whitespace-normal text-red-900">Not vouched for by the chain</span>
+                )}
               </td>
               <td className="py-1 pr-3 break-words" data-label="Who">
                 {row.user === user ? 'you' : row.user} <span className="text-xs text-slate-600">{row.role}</span>

@@ -1,4 +1,4 @@
-import type { AuditRow } from '../contract/audit-search.ts';
+import type { ActivityAnswer, AuditRow } from '../contract/audit-search.ts';
 import { calendarDaysBetween, type ZoneMode } from './time.ts';
 
 /** A candidate's Activity read for "has someone already looked at this today?". */
@@ -78,4 +78,22 @@ export function todaysLookers(rows: readonly AuditRow[], you: string | undefined
       .filter((user) => !latest.has(user));
   const cutShort = apart(cut);
   return { others, you: mine, inQueue: apart(queue).filter((user) => !cut.has(user)), cutShort };
+}
+
+/**
+ * Why the trail an Activity was read from may lack lines, in a few words, or undefined when it is whole:
+ * the table could not be read (this server's files only), lines not in the table yet, instances not
+ * reporting, or a search of the files that stopped before the oldest day. "Nobody else has looked at this
+ * candidate today" is then said as far as it could be read, never as a fact: another instance's reviewer
+ * may have opened them an hour ago.
+ */
+export function trailMayLack({ source, searched }: Pick<ActivityAnswer, 'source' | 'searched'>): string | undefined {
+  const silent = source.notReporting?.length ?? 0;
+  const reasons = [
+    source.fallback !== undefined ? "this server's audit files only" : undefined,
+    (source.behind?.length ?? 0) > 0 ? 'lines not in the audit table yet' : undefined,
+    silent === 0 ? undefined : silent === 1 ? 'an instance not reporting' : `${silent} instances not reporting`,
+    searched && !searched.complete ? 'the search stopped before the oldest day' : undefined,
+  ].filter((reason) => reason !== undefined);
+  return reasons.length === 0 ? undefined : reasons.join('; ');
 }
