@@ -13,7 +13,10 @@ const base = `http://127.0.0.1:${E2E_PORTS.hostile}`;
  */
 test('attack: saving a document file leaves no trace in the audit log', async ({ page }) => {
   await page.goto(`${base}/candidates/refId/${encodeURIComponent(HOSTILE_REF_ID)}`);
-  const buttons = page.getByRole('button', { name: /^Download the / });
+  // By their label in CSS, not by role: this page holds a dozen 100 kB values, and each poll of a role query
+  // computes every element's accessible name over them, seconds a poll on a loaded machine (the buttons were
+  // in the page when a 20 s wait for them by role ran out).
+  const buttons = page.locator('button[aria-label^="Download the "]');
   await expect(buttons.first()).toBeVisible();
   const count = await buttons.count();
   expect(count).toBeGreaterThanOrEqual(4);
