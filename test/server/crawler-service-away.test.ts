@@ -99,6 +99,36 @@ describe('the queue of a service that cannot be reached, without a status-level 
   });
 });
 
+describe('the queue of a service that redirects, is set up wrong here, or limits requests (the key check said instead, hiding the cause)', () => {
+  it.each([
+    ['redirects (3xx: its address moved)', 302, { location: 'https://elsewhere.example/kyc' }, '', 'upstream_redirected'],
+    ['answers with a web page (404: not the API)', 404, { 'content-type': 'text/html' }, '<html>Not here</html>', 'upstream_misconfigured'],
+    [
+      'is limiting requests (429, with its wait)',
+      429,
+      { 'content-type': 'application/json' },
+      '{"status":"error","code":429,"extra":{"retryAfter":30}}',
+      'upstream_rate_limited',
+    ],
+  ] as const)(
+    "a service that %s: the queue says the lookup's failure, in its words, not that the key check is missing",
+    async (_, status, headers, body, code) => {
+      const upstream = await startFakeUpstream();
+      cleanups.push(() => upstream.close());
+      upstream.behave = (_req, res) => {
+        res.writeHead(status, headers);
+        res.end(body);
+      };
+      const app = await appOn(upstream.url);
+      const lookup = await lookUp(app, 'cust-1');
+      expect(lookup.code).toBe(code);
+      await app.crawl();
+      // Before: 503 archiving_check_unavailable, "read once a lookup here has shown that the API key keeps identity data…".
+      expect(await queueSays(app)).toEqual(lookup);
+    },
+  );
+});
+
 /** One check's end, as the gate's holder ends it: the service answered (then perhaps failed), or failed before answering. */
 type CheckEnd = { answered: boolean; code?: ApiErrorCode; upstreamStatus?: number };
 
@@ -108,6 +138,8 @@ const CODES: ApiErrorCode[] = [
   'upstream_error',
   'upstream_unauthorized',
   'upstream_rate_limited',
+  'upstream_redirected',
+  'upstream_misconfigured',
   'not_found',
   'response_too_large',
 ];
@@ -124,6 +156,9 @@ const AWAY = (end: CheckEnd) =>
   end.code === 'upstream_unreachable' ||
   end.code === 'upstream_timeout' ||
   end.code === 'upstream_unauthorized' ||
+  end.code === 'upstream_redirected' ||
+  end.code === 'upstream_misconfigured' ||
+  end.code === 'upstream_rate_limited' ||
   (end.code === 'upstream_error' && (end.upstreamStatus === undefined || end.upstreamStatus >= 500));
 
 describe('property: the crawler names the service as the cause exactly when the last check it waits for failed of it', () => {

@@ -16,8 +16,10 @@ import type { Logger } from '../log/log.ts';
  * Undefined: the crawler may send it; else why not, as the queue's tab says it (nothing is sent, so
  * nothing is audited; the tab is read again as any failed read is). While no lookup has shown the key
  * safe because the last one that would have could not reach the service, was not answered in time, was
- * answered with an error status (5xx) or had the key rejected (401), that is why, in the lookup's own
- * words: the queue then says so, as the candidate page does, not that a key check is missing.
+ * answered with an error status (5xx), had the key rejected (401), was redirected (3xx: the base URL
+ * moved), was answered that the client id or the address is wrong (upstream_misconfigured) or was told
+ * to wait (429), that is why, in the lookup's own words: the queue then says so, as the candidate page
+ * does, not that a key check is missing, which was false and hid the cause an administrator must fix.
  */
 export async function crawlerFullKeyWithheld(
   deps: { hasStatusKey: boolean; archiving: ArchivingGuard },
@@ -34,12 +36,22 @@ export async function crawlerFullKeyWithheld(
 }
 
 /**
- * The service away, slow or failing, or the key rejected: a check it failed so would fail the same until
- * the service is back or an administrator acts.
+ * The service away, slow, failing or limiting, the key rejected, or this server not set up right for it
+ * (its address moved, or the client id or the address is wrong): a check it failed so would fail the same
+ * until the service is back, its wait is over or an administrator acts. A 4xx upstream_error is not: it
+ * refused that lookup as asked, which says nothing of the next one.
  */
+const SAID_AS_IT_IS: ReadonlySet<string> = new Set([
+  'upstream_unreachable',
+  'upstream_timeout',
+  'upstream_unauthorized',
+  'upstream_redirected',
+  'upstream_misconfigured',
+  'upstream_rate_limited',
+]);
+
 function serviceAway(failure: ApiFailure): boolean {
-  if (failure.code === 'upstream_unreachable' || failure.code === 'upstream_timeout' || failure.code === 'upstream_unauthorized')
-    return true;
+  if (SAID_AS_IT_IS.has(failure.code)) return true;
   return failure.code === 'upstream_error' && (failure.upstreamStatus === undefined || failure.upstreamStatus >= 500);
 }
 
