@@ -1,5 +1,7 @@
 import { ApiFailure } from '../http/api-failure.ts';
+import { secondsLeft } from '../http/wait-left.ts';
 import { secondsOf } from '../upstream/answer-deadline.ts';
+import { stillWaiting } from '../upstream/service-wait.ts';
 
 /**
  * A lookup's wait for its turn, all of it (its user's upstream slot, then this gate) within one budget:
@@ -62,6 +64,35 @@ const OF_THE_SERVICE: ReadonlySet<string> = new Set([
  */
 export const SERVICE_AWAY_SAID_MS = 2 * 60_000;
 
+/** How long a check's 429 that named no wait holds: a minute, the page's own "wait a minute" (upstream-failures.ts). */
+export const UNSTATED_LIMIT_MS = 60_000;
+
+/**
+ * How long a check's failure of the service stands, from when it came: SERVICE_AWAY_SAID_MS, but a 429
+ * only for the wait it named (no longer than that), or UNSTATED_LIMIT_MS when it named none. A 429 says
+ * when the service will take requests again: past it a lookup may show the key, and held for the two
+ * minutes it refused the lookups that waited behind the check, and the queue said the limit, long after
+ * the service had said it was over.
+ */
+function standsFor(failure: ApiFailure): number {
+  if (failure.code !== 'upstream_rate_limited') return SERVICE_AWAY_SAID_MS;
+  if (failure.retryAfterSeconds === undefined) return UNSTATED_LIMIT_MS;
+  return Math.min(failure.retryAfterSeconds * 1000, SERVICE_AWAY_SAID_MS);
+}
+
+/**
+ * A check's failure as it is told later, `at` being when it came: a 429 that named its wait with the
+ * seconds left of it (stillWaiting: the lookup told it is not sent), never the wait as said back then;
+ * any other as it was. Undefined for a 429 whose wait has passed: it holds nothing back any more.
+ */
+function toldNow(remembered: { failure: ApiFailure; at: number }, now: number): ApiFailure | undefined {
+  const { failure, at } = remembered;
+  if (failure.code !== 'upstream_rate_limited') return failure;
+  if (now - at >= standsFor(failure)) return undefined;
+  if (failure.retryAfterSeconds === undefined) return failure;
+  return stillWaiting(secondsLeft({ seconds: failure.retryAfterSeconds, at }, now));
+}
+
 /**
  * One full-level request at a time, in this process, until one of them shows the key does not archive,
  * first come first served. `enter` gives the holder's Hold at once or in its turn, or why not: the
@@ -72,10 +103,11 @@ export function createGate(now: () => number = Date.now) {
   let open = false;
   // The check under way: since when, and whether the service has begun to answer it.
   let check: { since: number; answering: boolean } | undefined;
-  // The last check the service failed, and when: a lookup waiting since before then is told so.
+  // The last check the service failed, and when: a lookup waiting since before then is told so (a 429 only
+  // during its wait, with what is left of it: toldNow).
   let failed: { failure: ApiFailure; at: number } | undefined;
-  // The last check's failure of the service, and when, until the service answers one or SERVICE_AWAY_SAID_MS
-  // pass: the queue's crawler says it (crawler-full-key.ts).
+  // The last check's failure of the service, and when, until the service answers one or it no longer stands
+  // (standsFor: SERVICE_AWAY_SAID_MS, a 429 its own wait): the queue's crawler says it (crawler-full-key.ts).
   let away: { failure: ApiFailure; at: number } | undefined;
   const waiters: Waiter[] = [];
 
@@ -118,10 +150,14 @@ export function createGate(now: () => number = Date.now) {
     isOpen: () => open,
     /**
      * While the gate is shut: the failure of the service that ended the last check (no answer, unreachable,
-     * an error status), until the service answers one, and for SERVICE_AWAY_SAID_MS at most: nothing here
-     * asks the service again until a lookup does, so past that it may well be back.
+     * an error status, a 429), until the service answers one, and for SERVICE_AWAY_SAID_MS at most: nothing
+     * here asks the service again until a lookup does, so past that it may well be back. A 429 stands for
+     * its own wait only, and is said with what is left of it (toldNow).
      */
-    serviceFailure: (): ApiFailure | undefined => (open || !away || now() - away.at > SERVICE_AWAY_SAID_MS ? undefined : away.failure),
+    serviceFailure(): ApiFailure | undefined {
+      if (open || !away || now() - away.at > standsFor(away.failure)) return undefined;
+      return toldNow(away, now());
+    },
     /**
      * Why a full lookup waiting since `since` is held back now: the check it waited behind failed, or is
      * under way; undefined: neither. With `who`, only when lookups of theirs wait here (holding their
@@ -129,14 +165,16 @@ export function createGate(now: () => number = Date.now) {
      */
     heldBack(since: number, who?: string): ApiFailure | undefined {
       if (open) return undefined;
-      if (failed && failed.at > since) return failed.failure;
+      const told = failed && failed.at > since ? toldNow(failed, now()) : undefined;
+      if (told) return told;
       if (!check || (who !== undefined && !waiters.some((waiter) => waiter.who === who))) return undefined;
       const waited = now() - since;
       return check.answering ? checking(waited) : notAnswered(waited, now() - check.since);
     },
     enter(waiting: Waiting, gone?: AbortSignal): Promise<Hold | HeldBack | 'gone'> {
       if (open) return Promise.resolve(FREE);
-      if (failed && failed.at > waiting.since) return Promise.resolve({ failure: failed.failure, waited: false });
+      const told = failed && failed.at > waiting.since ? toldNow(failed, now()) : undefined;
+      if (told) return Promise.resolve({ failure: told, waited: false });
       if (!check) return Promise.resolve(holdFor());
       if (gone?.aborted) return Promise.resolve('gone');
       return waitTurn(waiters, waiting, gone, () => gate.heldBack(waiting.since) ?? checking(now() - waiting.since), now);
