@@ -18,8 +18,13 @@ export interface TabCrawl {
   skipped?: Skipped;
   /** The records the last whole read found with a status but no id, counted by status (idless.ts): a few numbers, however many. */
   idless?: Idless[];
-  /** The last read's failure, as the view would have answered it; `withheld`: not asked, to keep identity data (crawler-full-key.ts), whatever the code says why. */
-  error?: { code: ApiErrorCode; message: string; at: number; upstreamStatus: number | null; withheld?: true };
+  /**
+   * The last read's failure, as the view would have answered it, and when it came (`at`, ms); `withheld`:
+   * not asked, to keep identity data (crawler-full-key.ts), whatever the code says why. `retryAfterSeconds`:
+   * the wait the failure named (the list's 429, or the reason of a withheld read: the key check's 429, a
+   * gateway's 503), from `at`: a view of the tab not read answers with what is left of it (queue-view.ts).
+   */
+  error?: { code: ApiErrorCode; message: string; at: number; upstreamStatus: number | null; withheld?: true; retryAfterSeconds?: number };
   /** The service answered a page of this read 429: the next is asked at this time (ms), not after three tries. */
   limitedUntil?: number;
   /** The service does not offer this filter (an undocumented one it answered 400 or 404). */

@@ -16,6 +16,8 @@ import { type Idless, idlessOverSla } from '../../kyc/contract/idless.ts';
 import { joinSkipped } from '../../kyc/contract/list-record.ts';
 import { isUndatedStatus } from '../../kyc/contract/status.ts';
 import { ApiFailure } from '../http/api-failure.ts';
+import { secondsLeft } from '../http/wait-left.ts';
+import { stillWaiting } from '../upstream/service-wait.ts';
 import { type IndexEntry, NEWEST_FIRST_GROUPS, QUEUE_GROUPS, type QueueGroup, type SetName } from '../state/queue-entry.ts';
 import type { CountQuery, QueueIndexStore, RangeQuery } from '../state/queue-index-store.ts';
 import { type CrawlTab, limitedState, readCrawlState, type TabCrawl } from './queue-crawl-state.ts';
@@ -93,7 +95,7 @@ export async function readView(store: QueueIndexStore, environment: string, requ
   if (refusedHere && !query.counts) return { ok: false, failure: refusedFailure(query.status!) };
   const of = sum(groupsOf(query.status).map((group) => counts.at(`z:${group}`) + counts.at(`u:${group}`)));
   if (!refusedHere && tabState.error && tabState.asOf === undefined && of === 0) {
-    return { ok: false, failure: new ApiFailure(tabState.error.code, tabState.error.message) };
+    return { ok: false, failure: unreadTab(tabState.error, request.now) };
   }
   const datable = sum(datableGroupsOf(query.status).map((group) => counts.at(`z:${group}`) + counts.at(`u:${group}`)));
   const sizes = segments.map((segment) => counts.at(segment.set, segment.below));
@@ -283,6 +285,21 @@ function indexState(now: number, state: TabCrawl, counts: Counts, tab: Applicant
     ...(undated > 0 ? { undated } : {}),
     ...(state.error ? { error: errorState(state.error) } : {}),
   };
+}
+
+/**
+ * A tab not read yet, and empty: the crawler's failure answered. While a wait it named runs (the list's
+ * 429, or a withheld read's reason: the key check's 429), with what is left of it, counted from when the
+ * crawler met it (`Retry-After` and `retryAfterSeconds`, sent as every failure's are: http-reply.ts), and
+ * a 429 in the words a lookup refused during the service's wait gets (stillWaiting: nothing was sent, the
+ * seconds left), never the wait the crawler was told back then. Past the wait, the failure as it was kept.
+ */
+function unreadTab(error: NonNullable<TabCrawl['error']>, now: number): ApiFailure {
+  const { code, message, retryAfterSeconds } = error;
+  const left = retryAfterSeconds === undefined ? 0 : secondsLeft({ seconds: retryAfterSeconds, at: error.at }, now);
+  if (left === 0) return new ApiFailure(code, message);
+  if (code === 'upstream_rate_limited') return stillWaiting(left);
+  return new ApiFailure(code, message, { retryAfterSeconds: left });
 }
 
 /** The crawler's last failure as the page is told it: withheld when the list was not asked, to keep identity data (crawler-list.ts). */

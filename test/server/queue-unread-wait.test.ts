@@ -1,0 +1,95 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
+import { crawlField, type TabCrawl } from '../../src/server/lookup/queue-crawl-state.ts';
+import { readView } from '../../src/server/lookup/queue-view.ts';
+import { createQueueIndex } from '../../src/server/state/queue-index.ts';
+import { createMemoryQueueIndexStore } from '../../src/server/state/queue-index-store.ts';
+import { startFakeUpstream } from './fake-upstream.ts';
+import { startTestApp } from './http.ts';
+import { COMPLIANCE, gateway, SUPPORT } from './queue-fixture.ts';
+
+/**
+ * A tab of the queue not read yet because the service limited the crawler (its list answered 429), or
+ * because the crawler withheld the full key while the last key check's 429 stood: the queue's answer
+ * carries the wait, `Retry-After` with the seconds left of it, counted from when the crawler met it, and
+ * an error that says it, as a candidate lookup's 429 does. Before, the view answered the failure's code
+ * and the words the crawler had kept ("Try again in 30 s.", whenever it was read), and no Retry-After:
+ * the page could not count down, and its Try again was not held.
+ */
+
+/** The Waiting tab's view, never read, whose crawl ended in `error` (at 1 000 000 ms), read at `now`. */
+async function unreadTab(error: NonNullable<TabCrawl['error']>, now: number) {
+  const index = createQueueIndex(createMemoryQueueIndexStore());
+  // As the crawler saves a read that failed (queue-crawler.ts, `failed`).
+  await index.store.writeMeta('e', { [crawlField('waiting')]: JSON.stringify({ error }) });
+  const view = await readView(index.store, 'e', { query: { status: 'waiting', skip: 0, limit: 50 }, slaHours: 48, now, compliance: false });
+  if (view.ok) throw new Error('a tab never read, with no row, is answered with its error');
+  return view.failure;
+}
+
+const AT = 1_000_000;
+const LIMITED = {
+  code: 'upstream_rate_limited' as const,
+  message: 'The KYC service is limiting requests (HTTP 429). Try again in 30 s.',
+  at: AT,
+  upstreamStatus: 429,
+  retryAfterSeconds: 30,
+};
+
+describe("a tab left unread by the service's wait says what is left of it", () => {
+  it("the list's 429: Retry-After and the message with the seconds left, counted from when the crawler met it", async () => {
+    const failure = await unreadTab(LIMITED, AT + 12_000);
+    expect(failure.headers()).toEqual({ 'Retry-After': '18' });
+    expect(failure.body().error).toMatchObject({ code: 'upstream_rate_limited', retryAfterSeconds: 18 });
+    expect(failure.message).toMatch(/^The KYC service is limiting requests \(HTTP 429\).* Try again in 18 s\.$/);
+    expect(failure.status).toBe(429);
+  });
+
+  it("a withheld read whose reason named a wait (a gateway's 503 to the key check): Retry-After with the seconds left, its words kept", async () => {
+    const message = 'The KYC service answered with an error (HTTP 503). It asked to be tried again in 30 s.';
+    const failure = await unreadTab(
+      { code: 'upstream_error', message, at: AT, upstreamStatus: null, withheld: true, retryAfterSeconds: 30 },
+      AT + 29_001,
+    );
+    expect(failure.headers()).toEqual({ 'Retry-After': '1' });
+    expect(failure.body().error).toMatchObject({ code: 'upstream_error', message, retryAfterSeconds: 1 });
+  });
+
+  it('once the wait is over: the failure as the crawler kept it, no Retry-After made up', async () => {
+    const failure = await unreadTab(LIMITED, AT + 30_000);
+    expect(failure.headers()).toEqual({});
+    expect(failure.message).toBe(LIMITED.message);
+  });
+});
+
+describe('the queue of a service that answered the key check 429, without a status-level key (server)', () => {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0)) await cleanup();
+  });
+
+  it("answers 429 with Retry-After, the seconds its error's message and retryAfterSeconds say", async () => {
+    const upstream = await startFakeUpstream();
+    cleanups.push(() => upstream.close());
+    upstream.behave = (_req, res) => {
+      res.writeHead(429, { 'content-type': 'application/json' });
+      res.end('{"status":"error","code":429,"extra":{"retryAfter":30}}');
+    };
+    const app = await startTestApp({
+      upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'full-key' },
+      access: gateway(),
+      settings: { limits: { upstreamTimeoutMs: 500 } },
+    });
+    cleanups.push(() => app.close());
+    expect((await app.get('/api/candidates/refId/cust-1', COMPLIANCE)).status).toBe(429);
+    await app.crawl();
+    const res = await app.get('/api/applicants?status=waiting', SUPPORT);
+    const { error } = apiErrorBodySchema.parse(JSON.parse(res.body));
+    expect(res.status).toBe(429);
+    expect(error.code).toBe('upstream_rate_limited');
+    const seconds = Number(res.headers['retry-after']);
+    expect(seconds).toBeGreaterThan(0);
+    expect(error.retryAfterSeconds).toBe(seconds);
+    expect(error.message).toMatch(new RegExp(`Try again in ${seconds} s\\.$`));
+  });
+});
