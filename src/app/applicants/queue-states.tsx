@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { Link } from '../navigation.tsx';
-import { RetryButton, RetryCountdown, ServerWait, saysItsWait } from '../candidate/retry-wait.tsx';
+import { RetryButton, SaidWait, ServerWait, saysItsWait } from '../candidate/retry-wait.tsx';
 import { buttonClass } from '../ui/button.tsx';
 import { Card } from '../ui/card.tsx';
 import { ScrollRegion } from '../ui/scroll-region.tsx';
@@ -68,7 +68,7 @@ export function QueueError({ error, onRetry, retrying }: { error: ApiError; onRe
         {unsaid && (
           <>
             {' '}
-            <RetryCountdown seconds={error.retryAfterSeconds ?? 0} retryAt={error.retryAt} lead="" over={WAIT_OVER} id={waitId} />
+            <SaidWait error={error} over={WAIT_OVER} id={waitId} />
           </>
         )}
       </p>

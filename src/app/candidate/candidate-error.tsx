@@ -7,7 +7,7 @@ import { readsLikeNoId } from '../../kyc/view/reads-like-no-id.ts';
 import { invisibleIn, lowerCaseRecordId, withoutMarks } from './id-marks.ts';
 import { otherCandidateScreen } from './other-candidate.tsx';
 import { ProblemCard } from './problem-card.tsx';
-import { RetryButton, RetryCountdown, retryText, ServerWait } from './retry-wait.tsx';
+import { RetryButton, retryText, SaidWait, ServerWait } from './retry-wait.tsx';
 import { type ApiError, codeOfStatus, type ErrorCode } from '../api/api-error.ts';
 import { errorTitle } from '../api/error-titles.ts';
 import { useEnvironmentPath } from '../environment/use-environment.ts';
@@ -58,7 +58,7 @@ const IF_IT_KEEPS = 'If it keeps happening, tell whoever runs Candidate Lookup.'
  * says what to check instead of "try again". A 502, 503 or 504 that said when to try again: when.
  */
 function upstreamError(error: ApiError, { actions, waitId }: ScreenContext): ScreenParts {
-  const { message, upstreamStatus, retryAfterSeconds, retryAt } = error;
+  const { message, upstreamStatus, retryAfterSeconds } = error;
   if (upstreamStatus === undefined) return { body: `${message} ${UPSTREAM_ERROR_NEXT}`, action: actions.retry };
   if (upstreamStatus >= 400 && upstreamStatus < 500) {
     return {
@@ -67,7 +67,7 @@ function upstreamError(error: ApiError, { actions, waitId }: ScreenContext): Scr
   }
   if (retryAfterSeconds === undefined)
     return { body: `${message} This usually passes: try again in a moment. ${IF_IT_KEEPS}`, action: actions.retry };
-  const countdown = <RetryCountdown seconds={retryAfterSeconds} retryAt={retryAt} lead="" id={waitId} />;
+  const countdown = <SaidWait error={error} over="The wait the KYC service asked for is over: try again." id={waitId} />;
   return {
     body: (
       <>
@@ -84,6 +84,21 @@ export const SERVICE_AWAY_NEXT =
 
 /** The server's message under its code's title, with a retry when trying again can help, or without. */
 const retryable: ScreenOf = ({ message }, { actions }) => ({ body: message, action: actions.retry });
+/** What the countdowns say once the wait they count is over. */
+const WAIT_OVER = 'The wait is over: try again.';
+/**
+ * Held back here for a moment (the key check under way, this server busy): the server's message, then the
+ * wait it named (`Retry-After`) counted down, for Try again is held until it ends (RetryButton) and is
+ * described by it. Before, the button was held with nothing on the page saying for how long.
+ */
+const heldForAWait: ScreenOf = (error, { actions, waitId }) => ({
+  body: (
+    <>
+      {error.message} <SaidWait error={error} over={WAIT_OVER} id={waitId} />
+    </>
+  ),
+  action: actions.retry,
+});
 /** The service away or slow: the title says that much, so the body says whose it is and what to do. */
 const serviceAway: ScreenOf = ({ message }, { actions }) => ({ body: `${message} ${SERVICE_AWAY_NEXT}`, action: actions.retry });
 const plain: ScreenOf = ({ message }) => ({ body: message });
@@ -177,7 +192,7 @@ const SCREENS: Partial<Record<ErrorCode, ScreenOf>> = {
   }),
   audit_unavailable: retryable,
   store_unavailable: (_, { actions }) => ({ body: STORE_UNAVAILABLE_TEXT, action: actions.retry }),
-  archiving_check_unavailable: retryable,
+  archiving_check_unavailable: heldForAWait,
   upstream_unauthorized: notTheId,
   upstream_misconfigured: notTheId,
   // The base URL moved: no id would do, and trying again gets the same redirect.
@@ -188,7 +203,7 @@ const SCREENS: Partial<Record<ErrorCode, ScreenOf>> = {
   upstream_timeout: serviceAway,
   server_unreachable: retryable,
   interrupted: retryable,
-  server_busy: retryable,
+  server_busy: heldForAWait,
   internal_error: retryable,
   // An error of the service's, or an answer that broke off or stopped being JSON.
   upstream_error: upstreamError,

@@ -129,6 +129,18 @@ export function RetryCountdown({
   );
 }
 
+/**
+ * The wait the server named for a failure (its `Retry-After`, `retryAfterSeconds`), counted down on its
+ * own: "Try again in 12 s, at 14:02:13 UTC." after a sentence that does not end on the wait itself ("Try
+ * again in a moment.": `archiving_check_unavailable`, `server_busy`; the queue's tab held back). A
+ * RetryCountdown without a lead: the count is not read out each second, its end once, politely, and `id`
+ * describes the button the wait holds. Nothing when the server named no wait.
+ */
+export function SaidWait({ error, over, act, id }: { error: ApiError; over: string; act?: string; id?: string }) {
+  if (error.retryAfterSeconds === undefined || !error.retryAt) return null;
+  return <RetryCountdown seconds={error.retryAfterSeconds} retryAt={error.retryAt} lead="" act={act} over={over} id={id} />;
+}
+
 /** A wait at the end of the server's sentence: "… Try again in 46 s.", "…: 3 ids can start in 12 s." */
 const SAID_WAIT = /^(.*?[.:] )?([^.:]+) in \d+ s\.$/s;
 
