@@ -55,10 +55,26 @@ describe("a tab left unread by the service's wait says what is left of it", () =
     expect(failure.body().error).toMatchObject({ code: 'upstream_error', message, retryAfterSeconds: 1 });
   });
 
-  it('once the wait is over: the failure as the crawler kept it, no Retry-After made up', async () => {
+  it('once the wait is over: no Retry-After made up, and no "Try again in 30 s." that is false by now', async () => {
     const failure = await unreadTab(LIMITED, AT + 30_000);
     expect(failure.headers()).toEqual({});
-    expect(failure.message).toBe(LIMITED.message);
+    expect(failure.body().error).toMatchObject({ code: 'upstream_rate_limited' });
+    expect(failure.body().error).not.toHaveProperty('retryAfterSeconds');
+    // Before: the crawler's "Try again in 30 s.", whenever read.
+    expect(failure.message).toBe(
+      'The KYC service was limiting requests (HTTP 429) when this list was last read. The wait it asked for is over: the list is read again shortly.',
+    );
+    const message = 'The KYC service answered with an error (HTTP 503). It asked to be tried again in 30 s.';
+    const gateway = await unreadTab({ code: 'upstream_error', message, at: AT, upstreamStatus: null, retryAfterSeconds: 30 }, AT + 31_000);
+    expect(gateway.headers()).toEqual({});
+    expect(gateway.message).toBe(`${message} That wait is over: the list is read again shortly.`);
+  });
+
+  it('a failure that named no wait is answered as the crawler kept it', async () => {
+    const message = 'The KYC service could not be reached.';
+    const failure = await unreadTab({ code: 'upstream_unreachable', message, at: AT, upstreamStatus: null }, AT + 600_000);
+    expect(failure.message).toBe(message);
+    expect(failure.headers()).toEqual({});
   });
 });
 
