@@ -302,6 +302,35 @@ describe('the audit page', () => {
     await waitFor(() => expect(bodiesOf(fetchMock, '/api/audit/export')).toEqual([{ who: 'people', user: 'bob' }]));
   });
 
+  it("downloads the filters the table shows without searching them again: one of the lead's searches a minute, not two a file", async () => {
+    const user = userEvent.setup();
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    const { fetchMock } = stubApi({
+      session: LEAD,
+      candidates: {
+        '/api/audit/status': () => json(STATUS),
+        '/api/audit/search': () => json({ rows: [row({})], source: { kind: 'files' } }),
+        '/api/audit/export': () =>
+          new Response('time\r\n', {
+            headers: { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="audit-2026-11-29-1617.csv"' },
+          }),
+      },
+    });
+    renderWithProviders('/audit');
+    await screen.findByRole('table');
+    const filters = within(screen.getByRole('form', { name: 'Filters' }));
+    await user.type(filters.getByLabelText('User'), 'bob');
+    await user.click(filters.getByRole('button', { name: 'Search the trail' }));
+    await waitFor(() => expect(bodiesOf(fetchMock, '/api/audit/search')).toHaveLength(2));
+    await user.click(filters.getByRole('button', { name: 'Download CSV' }));
+    await waitFor(() => expect(bodiesOf(fetchMock, '/api/audit/export')).toEqual([{ who: 'people', user: 'bob' }]));
+    await waitFor(() => expect(click).toHaveBeenCalled());
+    await waitFor(() => expect(filters.getByRole('button', { name: 'Download CSV' })).toBeInTheDocument());
+    // Before: a third search, of the filters the table already showed.
+    expect(bodiesOf(fetchMock, '/api/audit/search')).toEqual([{ who: 'people' }, { who: 'people', user: 'bob' }]);
+    click.mockRestore();
+  });
+
   it("shows people's lines first, and this server's own work or everyone's when asked, or when a field names it", async () => {
     const user = userEvent.setup();
     const { fetchMock } = showAuditPage(LEAD);

@@ -160,13 +160,8 @@ export function AuditFilters({
         </Field>
         <AuditRangeButtons draft={draft} zone={zone} onPick={(next) => (heldBy === undefined ? read(onSearch, next) : setDraft(next))} />
         <FormActions
-          // The file is what the table then shows: the filters as typed are searched too (the table kept the last search).
-          onExport={() =>
-            read((filter) => {
-              onSearch(filter);
-              onExport(filter);
-            })
-          }
+          // The file is what the table then shows: filters typed but not searched are searched too (the page does, onExport).
+          onExport={() => read(onExport)}
           onClear={() => {
             setDraft(EMPTY_DRAFT);
             setProblem(undefined);

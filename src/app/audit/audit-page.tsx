@@ -11,7 +11,7 @@ import { Card } from '../ui/card.tsx';
 import { cn } from '../ui/cn.ts';
 import { navigate } from '../navigation.tsx';
 import type { AuditHandOver } from '../routes.ts';
-import { DEFAULT_FILTER } from './audit-draft.ts';
+import { DEFAULT_FILTER, sameFilter } from './audit-draft.ts';
 import { AuditFilters } from './audit-filters.tsx';
 import { recallAudit, rememberAudit } from './audit-memory.ts';
 import { auditQueries, downloadAuditCsv, newSearch } from './audit-queries.ts';
@@ -90,6 +90,9 @@ function AuditTrail() {
   const [exportProblem, setExportProblem] = useState<string>();
   const exportCsv = (wanted: AuditFilter) => {
     if (waiting) return;
+    // The file is what the table then shows: filters typed but not searched are searched too; those shown
+    // are not searched again, which would take a second of the lead's searches a minute for every file.
+    if (!sameFilter(wanted, filter)) searchFor(wanted);
     setExporting(true);
     setExportProblem(undefined);
     downloadAuditCsv(wanted)
