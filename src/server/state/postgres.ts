@@ -64,8 +64,10 @@ export function describeDatabaseUrl(url: string): string {
   }
 }
 
-/** A driver's error in a line: the code PostgreSQL gave, or the socket's. Never the URL or a value. */
+/** A driver's error in a line: the code PostgreSQL gave, or the socket's. Never the URL or a value (DatabaseUnfit's own text whole). */
 export function databaseProblem(error: unknown): string {
+  // Written here, naming no URL and no value, and its advice at its end: said whole.
+  if (error instanceof DatabaseUnfit) return error.message;
   const { code, message } = error as { code?: string; message?: string };
   const text = (message ?? String(error)).replace(/postgres(ql)?:\/\/\S+/gi, '(DATABASE_URL)').slice(0, 300);
   return code && !text.includes(code) ? `${text} (${code})` : text;
@@ -160,16 +162,49 @@ export const MIGRATIONS: readonly string[] = [
    DROP INDEX candidate_lookup_audit_user_folded;`,
 ];
 
+/**
+ * A database the schema cannot be made in as it must be, whatever is tried again: said as it is (the
+ * server's log and the audit page's fallback, audit:import's exit 2), not as an outage that will pass.
+ */
+export class DatabaseUnfit extends Error {
+  override name = 'DatabaseUnfit';
+}
+
+/**
+ * The database's encoding must be UTF8: migration 6's candidate_lookup_fold maps some 1,400 capitals outside
+ * ASCII, and the lines the table holds are any Unicode. In SQL_ASCII the function's text is taken as bytes
+ * (its mapping compares bytes, not letters, and folds nothing outside ASCII right); in LATIN1 and the other
+ * one-byte encodings it cannot even be created (a raw "has no equivalent in encoding" error), nor could a
+ * line naming a candidate in Greek be stored. Asked before anything is made.
+ */
+async function checkEncoding(client: pg.PoolClient): Promise<void> {
+  const { rows } = await client.query<{ encoding: string; name: string }>(
+    "SELECT current_setting('server_encoding') AS encoding, current_database() AS name",
+  );
+  const encoding = rows[0]?.encoding ?? '(unknown)';
+  if (encoding === 'UTF8') return;
+  const name = rows[0]?.name ?? 'audit';
+  throw new DatabaseUnfit(
+    `the database "${name}" is encoded ${encoding}, and the audit table needs UTF8 (its lines are any Unicode, and a search by user folds capitals outside ASCII). ` +
+      `Create a database in UTF8 and point DATABASE_URL at it: createdb -E UTF8 -T template0 ${name}_utf8 ` +
+      `(or CREATE DATABASE ${name}_utf8 ENCODING 'UTF8' TEMPLATE template0); docs/deploying.md.`,
+  );
+}
+
 /** Any number, the same in every instance: the lock under which the schema is migrated. */
 const MIGRATION_LOCK = 340_034;
 
-/** Creates the schema, or brings it up to this version's; what a newer version added is left as it is. */
+/**
+ * Creates the schema, or brings it up to this version's; what a newer version added is left as it is. A
+ * database not in UTF8 is refused before anything is made (DatabaseUnfit).
+ */
 export async function migrate(db: Database): Promise<void> {
   const client = await db.connect();
   try {
     const { rows: version } = await client.query<{ n: number }>("SELECT current_setting('server_version_num')::int AS n");
     const n = version[0]?.n ?? 0;
-    if (n < 140_000) throw new Error(`PostgreSQL 14 or later is needed; this server is ${Math.floor(n / 10_000)}`);
+    if (n < 140_000) throw new DatabaseUnfit(`PostgreSQL 14 or later is needed; this server is ${Math.floor(n / 10_000)}`);
+    await checkEncoding(client);
     await client.query('BEGIN');
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     await client.query(

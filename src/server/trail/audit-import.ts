@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { ChainChecker, CONTINUES_FLAG } from '../audit/audit-chain.ts';
 import { type Config, ConfigError, type Environment, loadConfig } from '../config/config.ts';
-import { createDatabase, databaseProblem, describeDatabaseUrl, migrate } from '../state/postgres.ts';
+import { createDatabase, databaseProblem, DatabaseUnfit, describeDatabaseUrl, migrate } from '../state/postgres.ts';
 import { type AuditFile, openToRead, readLinesForward } from './audit-files.ts';
 import { createAuditIndexer, indexedOf } from './audit-indexer.ts';
 import { insertLines } from './audit-table.ts';
@@ -23,7 +23,8 @@ const USAGE = [
 /**
  * `npm run audit:import`: the audit table (DATABASE_URL) rebuilt or caught up from the audit files, the
  * record it indexes (trail/audit-indexer.ts, which the server runs as it writes). Exit 0 when done, 1
- * when the database fails or the files' hash chain breaks, 2 for a configuration or usage problem.
+ * when the database fails or the files' hash chain breaks, 2 for a configuration or usage problem (a
+ * database the schema cannot be made in, its encoding not UTF8, among them).
  *
  * The files' chain is checked as the audit page checks this instance's own (chain-read.ts's readChain).
  * Another instance's files (`--instance`) are imported only as far as the chain vouches for them, as
@@ -90,6 +91,10 @@ export async function runAuditImport(
     for (const line of broken) err(line);
     return broken.length > 0 ? 1 : 0;
   } catch (error) {
+    if (error instanceof DatabaseUnfit) {
+      err(`The audit table cannot be made in this database: ${error.message}`);
+      return 2;
+    }
     err(`The audit table could not be written: ${databaseProblem(error)}`);
     return 1;
   } finally {

@@ -1,5 +1,5 @@
 import type { InstanceState } from '../../kyc/contract/audit-status.ts';
-import { databaseProblem, type Database } from '../state/postgres.ts';
+import { databaseProblem, type Database, DatabaseUnfit } from '../state/postgres.ts';
 import type { Logger } from '../log/log.ts';
 import type { AuditIndexer } from './audit-indexer.ts';
 import { applyRetention, saveReport } from './audit-table.ts';
@@ -36,10 +36,15 @@ export function reportNowAndThen(
   indexer: AuditIndexer,
 ) {
   let said: string | undefined;
-  const say = (problem: string | undefined) => {
+  const say = (problem: string | undefined, unfit = false) => {
     if (problem === said) return;
     said = problem;
-    if (problem) {
+    // A database the schema cannot be made in (not UTF8, too old): no outage that passes, said as it is.
+    if (problem && unfit) {
+      options.logger?.error(
+        `Audit table: the schema cannot be made: ${problem} The audit files go on, and the audit page searches them until the database is fit.`,
+      );
+    } else if (problem) {
       options.logger?.warn(
         `Audit table: the database cannot be written (${problem}); the audit files go on, and the table catches up when it is back.`,
       );
@@ -59,7 +64,7 @@ export function reportNowAndThen(
     reporting = report()
       .then(
         () => say(indexer.problem()),
-        (error: unknown) => say(databaseProblem(error)),
+        (error: unknown) => say(databaseProblem(error), error instanceof DatabaseUnfit),
       )
       .finally(() => {
         reporting = undefined;
@@ -75,7 +80,7 @@ export function reportNowAndThen(
   void ready()
     .then(() => applyRetention(db, options.retentionDays).then(sayRetained.deleted, sayRetained.failed))
     .then(() => indexer.syncNow())
-    .then(reportAndSay, (error: unknown) => say(databaseProblem(error)));
+    .then(reportAndSay, (error: unknown) => say(databaseProblem(error), error instanceof DatabaseUnfit));
   return {
     afterPass: () => {
       if (saidBehind) reportAndSay();
@@ -96,7 +101,7 @@ export function reportNowAndThen(
         await ready();
         await saveReport(db, options.instance, { files: state.files, ...(state.behind ? { behind: state.behind } : {}), stopped: true });
       };
-      await within(last(), 2 * LAST_REPORT_MS).catch((error: unknown) => say(databaseProblem(error)));
+      await within(last(), 2 * LAST_REPORT_MS).catch((error: unknown) => say(databaseProblem(error), error instanceof DatabaseUnfit));
     },
   };
 }
