@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { notFoundScreen } from '../../src/app/candidate/candidate-error.tsx';
+import { notFoundScreen } from '../../src/app/candidate/not-found-screen.ts';
 
 /**
  * A not-found page's heading names the kinds the id was looked for as: an id tried both ways (the box's guess

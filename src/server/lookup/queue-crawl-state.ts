@@ -1,6 +1,8 @@
 import { APPLICANT_FILTERS, type ApplicantFilter, type Skipped } from '../../kyc/contract/applicants.ts';
 import type { ApiErrorCode } from '../../kyc/contract/api.ts';
+import { API_ERRORS } from '../../kyc/contract/api-errors.ts';
 import type { Idless } from '../../kyc/contract/idless.ts';
+import type { ApiFailure } from '../http/api-failure.ts';
 
 /**
  * What the crawler (queue-crawler.ts) says of each tab it reads from the service, kept in the index's
@@ -59,4 +61,25 @@ export function readCrawlState(meta: Record<string, string>): Partial<Record<Cra
     }
   }
   return state;
+}
+
+/**
+ * A read's failure as the crawler keeps it (`TabCrawl.error`): this server's sentence (ownMessage: the
+ * service's own words may name a candidate), and the wait the failure named itself (the service's 429, a
+ * gateway's 503, the key check's 429 said with what was left of it); not a code's fixed one
+ * (archiving_check_unavailable's 5 s, "in a moment"), which the view's answer carries anyway, from the code.
+ */
+export function crawlError(
+  failure: ApiFailure & { ownMessage: string },
+  { at, upstreamStatus, withheld }: { at: number; upstreamStatus: number | null; withheld: boolean },
+): NonNullable<TabCrawl['error']> {
+  const wait = 'retryAfterSeconds' in API_ERRORS[failure.code] ? undefined : failure.retryAfterSeconds;
+  return {
+    code: failure.code,
+    message: failure.ownMessage,
+    at,
+    upstreamStatus,
+    ...(withheld ? { withheld: true as const } : {}),
+    ...(wait === undefined ? {} : { retryAfterSeconds: wait }),
+  };
 }

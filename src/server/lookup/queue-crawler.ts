@@ -1,15 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { APPLICANT_FILTERS, type ApplicantFilter, DOCUMENTED_FILTERS } from '../../kyc/contract/applicants.ts';
-import { API_ERRORS } from '../../kyc/contract/api-errors.ts';
 import { joinIdless } from '../../kyc/contract/idless.ts';
 import { queueRereadMs } from '../../kyc/contract/queue-reread.ts';
-import type { ApiFailure } from '../http/api-failure.ts';
 import { describeUnexpected, type Logger } from '../log/log.ts';
 import { factsOfRecord, parseQueueKey, type QueueIndex } from '../state/queue-index.ts';
 import { CrawlPool, type CrawlClock, RETRY, realClock } from './crawler-pool.ts';
 import type { ListPage } from './crawler-list.ts';
 import { pageOf, restOfTab } from './crawler-pages.ts';
-import { type CrawlTab, crawlField, readCrawlState, type TabCrawl } from './queue-crawl-state.ts';
+import { type CrawlTab, crawlError, crawlField, readCrawlState, type TabCrawl } from './queue-crawl-state.ts';
 import type { StatusLookup } from './queue-lookup.ts';
 import type { ServiceOperation } from '../upstream/service-wait.ts';
 import { sweepTab } from './queue-sweep.ts';
@@ -263,15 +261,7 @@ async function failed(options: ReadOptions, page: Extract<ListPage, { ok: false 
   if (refused) return options.save(tab, { ...progress, refused: true, asOf: options.clock.now() });
   const { code, ownMessage } = page.failure;
   const { upstreamStatus } = page;
-  const wait = namedWait(page.failure);
-  const error = {
-    code,
-    message: ownMessage,
-    at: options.clock.now(),
-    upstreamStatus,
-    ...(page.withheld ? { withheld: true as const } : {}),
-    ...(wait === undefined ? {} : { retryAfterSeconds: wait }),
-  };
+  const error = crawlError(page.failure, { at: options.clock.now(), upstreamStatus, withheld: page.withheld === true });
   const { refused: _was, ...rest } = progress;
   if (options.before?.error?.code !== code) {
     const status = upstreamStatus === null ? '' : ` (HTTP ${upstreamStatus})`;
@@ -281,15 +271,6 @@ async function failed(options: ReadOptions, page: Extract<ListPage, { ok: false 
     );
   }
   await options.save(tab, { ...rest, error });
-}
-
-/**
- * The wait a failure named itself (the service's 429, a gateway's 503, the key check's 429 said with what
- * was left of it), kept with the crawl's error; not a code's fixed one (archiving_check_unavailable's 5 s,
- * "in a moment"), which the view's answer carries anyway, from the code.
- */
-function namedWait(failure: ApiFailure): number | undefined {
-  return 'retryAfterSeconds' in API_ERRORS[failure.code] ? undefined : failure.retryAfterSeconds;
 }
 
 /** One lookup of a member: the record's facts, or, for one the list no longer shows, forgotten when the service has it no more. */

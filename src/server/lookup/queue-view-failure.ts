@@ -1,0 +1,43 @@
+import { ApiFailure } from '../http/api-failure.ts';
+import { secondsLeft } from '../http/wait-left.ts';
+import { stillWaiting } from '../upstream/service-wait.ts';
+import type { QueueIndexState } from '../../kyc/contract/applicants.ts';
+import type { TabCrawl } from './queue-crawl-state.ts';
+
+/**
+ * A tab not read yet, and empty: the crawler's failure answered. While a wait it named runs (the list's
+ * 429, or a withheld read's reason: the key check's 429), with what is left of it, counted from when the
+ * crawler met it (`Retry-After` and `retryAfterSeconds`, sent as every failure's are: http-reply.ts), and
+ * a 429 in the words a lookup refused during the service's wait gets (stillWaiting: nothing was sent, the
+ * seconds left), never the wait the crawler was told back then. Past the wait, what the crawler was told,
+ * said in the past, its wait over (waitOver), without a Retry-After.
+ */
+export function unreadTab(error: NonNullable<TabCrawl['error']>, now: number): ApiFailure {
+  const { code, message, retryAfterSeconds } = error;
+  if (retryAfterSeconds === undefined) return new ApiFailure(code, message);
+  const left = secondsLeft({ seconds: retryAfterSeconds, at: error.at }, now);
+  if (left === 0) return waitOver(error);
+  if (code === 'upstream_rate_limited') return stillWaiting(left);
+  return new ApiFailure(code, message, { retryAfterSeconds: left });
+}
+
+/**
+ * A failure whose wait has passed, and the tab still unread: its "Try again in 30 s." would be false now,
+ * and a Try again pressed on it finds the crawler's next read under way or due (it asks again once a
+ * stated wait is over: queue-crawler.ts). A 429 said in the past; any other keeps its words, the wait
+ * they name said to be over.
+ */
+function waitOver({ code, message }: NonNullable<TabCrawl['error']>): ApiFailure {
+  if (code === 'upstream_rate_limited')
+    return new ApiFailure(
+      code,
+      'The KYC service was limiting requests (HTTP 429) when this list was last read. The wait it asked for is over: the list is read again shortly.',
+    );
+  return new ApiFailure(code, `${message} That wait is over: the list is read again shortly.`);
+}
+
+/** The crawler's last failure as the page is told it: withheld when the list was not asked, to keep identity data (crawler-list.ts). */
+export function errorState(error: NonNullable<TabCrawl['error']>): NonNullable<QueueIndexState['error']> {
+  const withheld = error.withheld === true || error.code === 'archiving_key' || error.code === 'archiving_check_unavailable';
+  return { message: error.message, at: new Date(error.at).toISOString(), ...(withheld ? { withheld: true as const } : {}) };
+}
