@@ -4,14 +4,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiMetaSchema } from '../../src/kyc/contract/api.ts';
 import { type CandidateRecord, candidateEnvelopeSchema, isStatusLevelField } from '../../src/kyc/contract/schema.ts';
 import { AnswerScan } from '../../src/server/answer/answer-scan.ts';
 import { keySearch } from '../../src/server/answer/key-watch.ts';
 import { reduceToStatusLevel } from '../../src/server/answer/status-level.ts';
 import { StatusLevelReader } from '../../src/server/answer/status-level-stream.ts';
-import { statusLevelValue } from '../../src/server/answer/status-level-value.ts';
+import { MAX_CUSTOM_FIELDS_TEXT, statusLevelValue } from '../../src/server/answer/status-level-value.ts';
 import { createAuditLog } from '../../src/server/audit/audit.ts';
 import { ApiFailure } from '../../src/server/http/api-failure.ts';
 import { createAccessControl } from '../../src/server/auth/access.ts';
@@ -68,7 +68,21 @@ describe('the status level with support fields, read from the scan', () => {
   it('equals JSON.parse then reduce, for any envelope and any custom fields', () => {
     const envelope = fc.record({
       status: json,
-      data: fc.oneof(fc.record({ customFields: fc.oneof(customFields, json), other: json }, { requiredKeys: [] }), json),
+      // Custom fields as text too: the JSON of an object (read for the listed fields), or of anything else (its form alone).
+      data: fc.oneof(
+        fc.record(
+          {
+            customFields: fc.oneof(
+              customFields,
+              json,
+              fc.oneof(customFields, json).map((v) => JSON.stringify(v)),
+            ),
+            other: json,
+          },
+          { requiredKeys: [] },
+        ),
+        json,
+      ),
     });
     fc.assert(
       fc.property(envelope, (value) => {
@@ -84,9 +98,10 @@ describe('the status level with support fields, read from the scan', () => {
   it('answers exactly the status level plus the listed fields holding plain values, whatever the record holds', async () => {
     const hostile = fc.dictionary(dataMember, fc.oneof(json, customFields), { maxKeys: 5 });
     await fc.assert(
-      fc.asyncProperty(hostile, customFields, async (extra, custom) => {
-        // A listed name nested under `__proto__` too (an own member, as JSON.parse makes it).
-        const data = { ...record, ...extra, customFields: { ...{ ['__proto__']: { rejectionReason: SECRET } }, ...custom } };
+      fc.asyncProperty(hostile, customFields, fc.boolean(), async (extra, custom, asText) => {
+        // A listed name nested under `__proto__` too (an own member, as JSON.parse makes it); the custom fields as their JSON text too.
+        const fields = { ...{ ['__proto__']: { rejectionReason: SECRET } }, ...custom };
+        const data = { ...record, ...extra, customFields: asText ? JSON.stringify(fields) : fields };
         const text = JSON.stringify({ status: 'success', data });
         const parsed = JSON.parse(text).data as Record<string, unknown>;
         const reduced = await reduceToStatusLevel(
@@ -97,7 +112,8 @@ describe('the status level with support fields, read from the scan', () => {
         if (!reduced.ok) throw new Error(reduced.failure.message);
         const answered = JSON.parse(reduced.body).data as Record<string, unknown>;
         for (const key of Object.keys(answered)) expect(key === 'customFields' || isStatusLevelField(key), key).toBe(true);
-        const given = parsed.customFields as Record<string, unknown>;
+        const sent = parsed.customFields;
+        const given = (typeof sent === 'string' ? JSON.parse(sent) : sent) as Record<string, unknown>;
         const expected = Object.fromEntries(
           FIELDS.filter((f) => Object.hasOwn(given, f) && (given[f] === null || typeof given[f] !== 'object')).map((f) => [f, given[f]]),
         );
@@ -188,7 +204,9 @@ describe('custom fields sent as text or a list', () => {
   it('are named unread in the status-level answer (the form found, never the content), not answered as none recorded', async () => {
     const given = { rejectionReason: SECRET, resubmitHint: SECRET };
     const forms = [
-      { customFields: JSON.stringify(given), found: 'text' },
+      // Text that holds no JSON object: cut off, a list, plain words.
+      { customFields: JSON.stringify(given).slice(0, -1), found: 'text' },
+      { customFields: JSON.stringify([given]), found: 'text' },
       { customFields: Object.entries(given).map(([key, value]) => ({ key, value })), found: 'a list' },
       // Text of a megabyte costs the reader one character: its form alone is kept.
       { customFields: SECRET.repeat(50_000), found: 'text' },
@@ -228,6 +246,90 @@ describe('custom fields sent as text or a list', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('custom fields sent as the JSON text of an object', () => {
+  const reduce = (text: string, maxResponseBytes = 4 << 20) =>
+    reduceToStatusLevel(bodyOf(text), { maxResponseBytes, keys: keySearch([]), stated: () => STATED }, FIELDS);
+  const envelopeWith = (customFields: unknown) => JSON.stringify({ status: 'success', data: { ...record, customFields } });
+
+  it('gives a support user the listed fields the text holds, as an object gives them, in both readings', async () => {
+    const custom = { rejectionReason: 'The passport photo is blurred.', resubmitHint: 7, riskLevel: SECRET };
+    const text = envelopeWith(JSON.stringify(custom));
+    const reduced = await reduce(text);
+    if (!reduced.ok) throw new Error(reduced.failure.message);
+    const answered = JSON.parse(reduced.body) as { data: Record<string, unknown>; unread?: unknown };
+    expect(answered.data.customFields).toEqual({ rejectionReason: 'The passport photo is blurred.', resubmitHint: 7 });
+    expect(answered.unread).toBeUndefined();
+    expect(reduced.body).not.toContain(SECRET);
+    expect(candidateEnvelopeSchema.safeParse(answered).success).toBe(true);
+    // The streamed reader and the whole value agree, and read the text as the object would be read.
+    const whole = statusLevelValue(JSON.parse(text), FIELDS);
+    expect(streamedOf(Buffer.from(text), FIELDS)).toEqual(whole);
+    expect(whole).toEqual(statusLevelValue(JSON.parse(envelopeWith(custom)), FIELDS));
+  });
+
+  it('attack: customFields as JSON text carrying other fields gives a support user only the support fields', async () => {
+    const picture = `/9j/${'A'.repeat(4000)}${SECRET}`;
+    const hostile = {
+      riskLevel: SECRET,
+      identities: { given_name: { type: 'string', value: SECRET }, selfie: { type: 'base64', value: picture } },
+      ['__proto__']: { rejectionReason: SECRET },
+      customFields: { rejectionReason: SECRET },
+      rejectionReason: { text: SECRET, picture },
+      resubmitHint: 'Retake it.',
+    };
+    const text = envelopeWith(JSON.stringify(hostile));
+    const reduced = await reduce(text);
+    if (!reduced.ok) throw new Error(reduced.failure.message);
+    const answered = JSON.parse(reduced.body) as { data: Record<string, unknown>; unread?: unknown };
+    for (const key of Object.keys(answered.data)) expect(key === 'customFields' || isStatusLevelField(key), key).toBe(true);
+    expect(answered.data.customFields).toEqual({ resubmitHint: 'Retake it.' });
+    // The listed field holding an object: named unread by its form, never its content.
+    expect(answered.unread).toEqual([
+      { field: 'customFields.rejectionReason', expected: 'text, a number, true or false, or empty', found: 'an object' },
+    ]);
+    expect(reduced.body).not.toContain(SECRET);
+    expect(reduced.body).not.toContain('/9j/');
+    expect(JSON.stringify(streamedOf(Buffer.from(text), FIELDS))).not.toContain(SECRET);
+    expect(JSON.stringify(statusLevelValue(JSON.parse(text), FIELDS))).not.toContain(SECRET);
+  });
+
+  it('reads text of at most MAX_CUSTOM_FIELDS_TEXT characters; longer text (up to 16 MiB here) is its form alone, said unread, and never parsed', async () => {
+    const jsonOfLength = (length: number) => {
+      const head = '{"rejectionReason":"Blurred","padding":"';
+      // Characters outside ASCII count as the string's (UTF-16) length in both readings.
+      const fill = 'é'.repeat(length - head.length - 2);
+      return `${head}${fill}"}`;
+    };
+    const parse = JSON.parse;
+    const parsedLengths: number[] = [];
+    const spy = vi.spyOn(JSON, 'parse').mockImplementation((value: string, reviver?: Parameters<typeof JSON.parse>[1]) => {
+      parsedLengths.push(value.length);
+      return parse(value, reviver);
+    });
+    try {
+      for (const length of [MAX_CUSTOM_FIELDS_TEXT, MAX_CUSTOM_FIELDS_TEXT + 1, 16 * 1024 * 1024]) {
+        const customText = jsonOfLength(length);
+        expect(customText.length).toBe(length);
+        const text = envelopeWith(customText);
+        const read = length <= MAX_CUSTOM_FIELDS_TEXT;
+        const streamed = streamedOf(Buffer.from(text), FIELDS) as { data: Record<string, unknown> };
+        expect(streamed.data.customFields).toEqual(read ? { rejectionReason: 'Blurred' } : '');
+        parsedLengths.length = 0;
+        const reduced = await reduce(text, 64 << 20);
+        if (!reduced.ok) throw new Error(reduced.failure.message);
+        // Nothing of the body's length parsed: only a text within the bound, when read.
+        expect(parsedLengths.every((parsed) => parsed <= MAX_CUSTOM_FIELDS_TEXT + 1000)).toBe(true);
+        const answered = JSON.parse(reduced.body) as { data: Record<string, unknown>; unread?: unknown };
+        expect(answered.data.customFields).toEqual(read ? { rejectionReason: 'Blurred' } : {});
+        expect(answered.unread).toEqual(read ? undefined : [{ field: 'customFields', expected: 'an object', found: 'text' }]);
+        if (length <= MAX_CUSTOM_FIELDS_TEXT + 1) expect(streamed).toEqual(statusLevelValue(parse(text), FIELDS));
+      }
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
 

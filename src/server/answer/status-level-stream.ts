@@ -6,7 +6,8 @@ import { ApiFailure } from '../http/api-failure.ts';
 import { repeatedMember } from '../http/http-reply.ts';
 import { causeOfHead, notARecord, type ServiceSettings } from './not-a-record.ts';
 import { EnvelopeKeys, errorMemberPlace, openedEnvelopePlace } from './envelope-members.ts';
-import { formOnly, isIdField, WRAPPED_FIELDS, WRAPPERS } from './status-level-value.ts';
+import { formOnly, isIdField, MAX_CUSTOM_FIELDS_TEXT, supportFieldsKept, WRAPPED_FIELDS, WRAPPERS } from './status-level-value.ts';
+import { BoundedText, type TextPiece } from './text-piece.ts';
 import type { KeySearch } from './key-watch.ts';
 import { TOO_DEEP } from './upstream-body.ts';
 
@@ -17,7 +18,10 @@ import { TOO_DEEP } from './upstream-body.ts';
  * (identities, pictures, certificates, other custom fields) is passed over as it arrives, so a 15 MB
  * record costs a few kilobytes here, however many are read at once. A support field is kept when it
  * holds text, a number, true/false or null: one that holds an object or a list is kept by its form alone
- * (`{}`, `[]`), its content passed over unread (never shown: it could hold anything, identity data included). The whole body is
+ * (`{}`, `[]`), its content passed over unread (never shown: it could hold anything, identity data included).
+ * `customFields` sent as text is held to MAX_CUSTOM_FIELDS_TEXT characters and one more, and read as the
+ * JSON of an object when it is one within that bound, for the same support fields alone (supportFieldsKept);
+ * longer text, or text that is no such JSON, is kept by its form alone (`''`), said unread. The whole body is
  * still read as JSON: a body that is not JSON is refused, and so is one that gives the envelope's `status`
  * or `data` twice (envelope-members.ts). The value, unless refused (as too large, which a record never is:
  * see MAX_DATE_CANDIDATES), equals `statusLevelValue(JSON.parse(body), fields)` (status-level-value.ts).
@@ -43,6 +47,11 @@ export class StatusLevelReader extends ValueBuilder {
   private root: Record<string, unknown> | undefined;
   private data: Record<string, unknown> | undefined;
   private custom: Record<string, unknown> | undefined;
+  /**
+   * `data.customFields` being read as text (with `fields`): at most MAX_CUSTOM_FIELDS_TEXT characters and
+   * one more held, apart from the kept values' bound (MAX_KEPT), which counts only what is kept of it.
+   */
+  private customText: BoundedText | undefined;
   /** `data.data` or `data.record` opened as an object: its status and ids kept (wrappedOf). */
   private wrapped: Record<string, unknown> | undefined;
   /**
@@ -148,16 +157,52 @@ export class StatusLevelReader extends ValueBuilder {
 
   /**
    * `data.customFields` opened as an object (`form` undefined: its support fields are kept from it), or
-   * another value in its place, kept by its form alone (formOnly: `[]`, `''`), none of its content read.
+   * another value in its place: the support fields read from its text (endString), or its form alone
+   * (formOnly: `[]`, `''`), none of its content read.
    */
   private keepCustom(form: unknown): void {
     this.custom = form === undefined ? {} : undefined;
     setMember(this.data!, 'customFields', this.custom ?? form);
   }
 
-  /** Text in `customFields`' place is held to one character: only its form is kept (formOnly), whatever its length. */
+  /**
+   * A number in `customFields`' place counts one character, whatever its length: only its kind is said of
+   * it (formOnly). Text there never reaches the builder's own strings: it is held as customText.
+   */
   protected override ownBound(): number {
     return this.fields && this.path.at(['data', 'customFields']) ? 0 : Number.POSITIVE_INFINITY;
+  }
+
+  /** Text in `customFields`' place is held apart, up to MAX_CUSTOM_FIELDS_TEXT characters and one more (the rest passed over). */
+  override startString(): void {
+    if (this.data && this.fields && !this.tooLarge && this.path.at(['data', 'customFields'])) {
+      this.customText = new BoundedText(MAX_CUSTOM_FIELDS_TEXT + 1);
+      return;
+    }
+    super.startString();
+  }
+
+  override text(piece: TextPiece, inKey: boolean): void {
+    if (this.customText && !inKey) this.customText.add(piece);
+    else super.text(piece, inKey);
+  }
+
+  /**
+   * `customFields`' text read whole (or its bound and one more character): its support fields kept as an
+   * object's are (supportFieldsKept; text past the bound by its form alone), counted against MAX_KEPT by
+   * the JSON of what is kept, as a support field's text in the object is counted. A later `customFields`
+   * replaces it, as JSON.parse keeps the last.
+   */
+  override endString(): void {
+    const customText = this.customText;
+    if (!customText) {
+      super.endString();
+      return;
+    }
+    this.customText = undefined;
+    const kept = supportFieldsKept(customText.text(), this.fields!);
+    this.count(JSON.stringify(kept).length);
+    if (!this.tooLarge) this.keepCustom(kept);
   }
 
   private isSupportField(): boolean {

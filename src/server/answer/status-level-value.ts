@@ -1,4 +1,6 @@
 import { LOOKUP_KINDS } from '../../kyc/contract/lookup.ts';
+import { mapFromText } from '../../kyc/contract/map-text.ts';
+import { shareNumberTexts } from '../../kyc/contract/number-text.ts';
 import { keptAtStatusLevel } from '../../kyc/contract/schema.ts';
 import { WRAPPERS as CONTRACT_WRAPPERS, WRAPPED_FIELDS } from '../../kyc/contract/second-envelope.ts';
 import { setMember } from './answer-value.ts';
@@ -15,7 +17,7 @@ export const isObject = (value: unknown): value is Record<string, unknown> =>
 /**
  * The envelope reduced as the streamed reader (StatusLevelReader) reduces it: `status`, and the status-level fields of an object
  * `data` (a `data` that is no object, an empty text); with `fields`, also `data.customFields` holding those of them, an object or a list by its form alone
- * (empty when the record has none; its form alone when it is not an object).
+ * (empty when the record has none; read from text holding the JSON of an object; its form alone otherwise: supportFieldsKept).
  */
 export function statusLevelValue(json: unknown, fields?: readonly string[]): unknown {
   if (!isObject(json)) return undefined;
@@ -69,22 +71,52 @@ function statusLevelData(data: Record<string, unknown>, fields: readonly string[
     else if (WRAPPERS.includes(field)) Reflect.deleteProperty(out, field);
   }
   if (!fields) return out;
-  const custom: Record<string, unknown> = {};
   const given = Object.hasOwn(data, 'customFields') ? data.customFields : undefined;
-  if (isObject(given)) {
-    for (const [field, value] of Object.entries(given)) {
-      if (fields.includes(field)) setMember(custom, field, containerForm(value));
-    }
-  }
-  setMember(out, 'customFields', isObject(given) || given === undefined || given === null ? custom : formOnly(given));
+  setMember(out, 'customFields', supportFieldsKept(given, fields));
   return out;
 }
 
 /**
- * `customFields` in another form than an object (text, perhaps holding the fields' JSON; a list; a
- * number): only its form is kept, never what it holds, so that the answer can say the custom fields were
- * sent but could not be read (status-level.ts), not that nothing was recorded. A number or true/false is
- * kept as it is (its kind is all that is said of it: `unread`).
+ * The most characters of `customFields` sent as text (the JSON of an object, as the real service sometimes
+ * sends it: upstream-api-facts.md) that are read for its support fields: a record's custom fields are a
+ * few short values, far below it. A longer text is not read: its form alone is kept (formOnly), said to
+ * be unread, as before such text was read at all; the streamed reader holds at most this many characters
+ * and one more of it (status-level-stream.ts), however long the text, so a hostile text of 100 MB costs a
+ * mebibyte held while its string is read, and nothing parsed.
+ */
+export const MAX_CUSTOM_FIELDS_TEXT = 1024 * 1024;
+
+/**
+ * `customFields` as a support user's answer keeps it, from what the service sent (`given`): of an object,
+ * or of text holding the JSON of one (read by the full level's one rule, map-text.ts, when it is at most
+ * MAX_CUSTOM_FIELDS_TEXT characters), the support fields (`fields`) alone, one holding an object or a
+ * list by its form (containerForm), no other member ever; none (`{}`) when absent or null; any other value
+ * (a list, a number, text that holds no JSON object or is longer than the bound) by its form alone
+ * (formOnly), so that it is said sent but unread. A number's text as sent goes with a support field read
+ * from text (number-text.ts), as the object's does (memberPlace).
+ */
+export function supportFieldsKept(given: unknown, fields: readonly string[]): unknown {
+  if (given === undefined || given === null) return {};
+  const map = isObject(given)
+    ? given
+    : typeof given === 'string' && given.length <= MAX_CUSTOM_FIELDS_TEXT
+      ? mapFromText(given)
+      : undefined;
+  if (!map) return formOnly(given);
+  const custom: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(map)) {
+    if (fields.includes(field)) setMember(custom, field, containerForm(value));
+  }
+  shareNumberTexts(map, custom);
+  return custom;
+}
+
+/**
+ * `customFields` in another form than an object or the JSON text of one within MAX_CUSTOM_FIELDS_TEXT
+ * (text that holds no JSON object, or too long; a list; a number), and `data` that is no object: only its
+ * form is kept, never what it holds, so that the answer can say the custom fields were sent but could not
+ * be read (status-level.ts), not that nothing was recorded. A number or true/false is kept as it is (its
+ * kind is all that is said of it: `unread`).
  */
 export function formOnly(value: unknown): unknown {
   return typeof value === 'string' ? '' : Array.isArray(value) ? [] : value;
