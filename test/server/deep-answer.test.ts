@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { PARTS_ACCEPT } from '../../src/kyc/contract/picture-parts.ts';
 import { MAX_DEPTH } from '../../src/server/answer/json-tokens.ts';
 import { keySearch } from '../../src/server/answer/key-watch.ts';
-import { readStatusLevelStreamed } from '../../src/server/answer/status-level-stream.ts';
+import { readStatusLevelStreamed } from '../../src/server/answer/status-level-read.ts';
 import { TOO_DEEP as TOO_DEEP_FAILURE } from '../../src/server/answer/upstream-body.ts';
 import { ndjson, type RawResponse, requestWithBody } from './http.ts';
 import { serviceAndApp } from './service-app.ts';

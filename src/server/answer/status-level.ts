@@ -16,7 +16,7 @@ import { type ShapeIssue, shapeWords } from '../../kyc/contract/shape-words.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { NO_RECORD } from '../http/http-reply.ts';
 import { causeOfValue, notARecord, type ServiceSettings } from './not-a-record.ts';
-import { readStatusLevelStreamed } from './status-level-stream.ts';
+import { readStatusLevelStreamed } from './status-level-read.ts';
 import type { KeySearch } from './key-watch.ts';
 
 /**
