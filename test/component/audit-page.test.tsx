@@ -43,6 +43,23 @@ const STATUS: AuditStatus = {
   fileBounds: { maxLines: 2_000_000, maxMs: 2000 },
 };
 
+/** The audit page of a lead, its searches answered with one row, its exports with a CSV file. */
+function showExportingAuditPage() {
+  const api = stubApi({
+    session: LEAD,
+    candidates: {
+      '/api/audit/status': () => json(STATUS),
+      '/api/audit/search': () => json({ rows: [row({})], source: { kind: 'files' } }),
+      '/api/audit/export': () =>
+        new Response('time\r\n', {
+          headers: { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="audit-2026-11-29-1617.csv"' },
+        }),
+    },
+  });
+  renderWithProviders('/audit');
+  return api;
+}
+
 function showAuditPage(session: SessionInfo, answers: AuditSearchAnswer[] = []) {
   const searches: unknown[] = [];
   const api = stubApi({
@@ -305,18 +322,7 @@ describe('the audit page', () => {
   it("downloads the filters the table shows without searching them again: one of the lead's searches a minute, not two a file", async () => {
     const user = userEvent.setup();
     const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
-    const { fetchMock } = stubApi({
-      session: LEAD,
-      candidates: {
-        '/api/audit/status': () => json(STATUS),
-        '/api/audit/search': () => json({ rows: [row({})], source: { kind: 'files' } }),
-        '/api/audit/export': () =>
-          new Response('time\r\n', {
-            headers: { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="audit-2026-11-29-1617.csv"' },
-          }),
-      },
-    });
-    renderWithProviders('/audit');
+    const { fetchMock } = showExportingAuditPage();
     await screen.findByRole('table');
     const filters = within(screen.getByRole('form', { name: 'Filters' }));
     await user.type(filters.getByLabelText('User'), 'bob');
@@ -781,18 +787,7 @@ describe('the audit filters in a time zone', () => {
 
   it("name the export by the reviewer's clock and its offset, as the batch page names its CSV, not by the server's UTC name", async () => {
     const user = userEvent.setup();
-    const { fetchMock } = stubApi({
-      session: LEAD,
-      candidates: {
-        '/api/audit/status': () => json(STATUS),
-        '/api/audit/search': () => json({ rows: [row({})], source: { kind: 'files' } }),
-        '/api/audit/export': () =>
-          new Response('time\r\n', {
-            headers: { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="audit-2026-11-29-1617.csv"' },
-          }),
-      },
-    });
-    renderWithProviders('/audit');
+    const { fetchMock } = showExportingAuditPage();
     await screen.findByRole('table');
     const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
     await user.click(screen.getByRole('button', { name: 'Download CSV' }));

@@ -191,6 +191,16 @@ describe('the audit page, for leads only', () => {
   });
 });
 
+/** An instance whose audit file holds four of sam's lookups, the third line's user then changed to bob; the file's lines. */
+async function withThirdLineEdited() {
+  const app = await instance();
+  for (let i = 0; i < 4; i++) await lookUp(app, amelie.refId!, SAM);
+  const text = readFileSync(app.auditLog, 'utf8').split('\n');
+  text[2] = text[2]!.replace('"user":"sam"', '"user":"bob"');
+  writeFileSync(app.auditLog, text.join('\n'));
+  return { app, text };
+}
+
 describe('the chain state on the audit page', () => {
   // A support user's lookups: one line each (a full answer's request closes with a second line, held-audit.test.ts).
   it('says each file is intact to its last line, then where an edited line breaks it, and a file cut at its end', async () => {
@@ -212,12 +222,8 @@ describe('the chain state on the audit page', () => {
 
   it('names the last line the chain vouches for before a break, its time and hash, so the page can mark the rows after it', async () => {
     const { lineHash } = await import('../../src/server/audit/audit-chain.ts');
-    const app = await instance();
-    for (let i = 0; i < 4; i++) await lookUp(app, amelie.refId!, SAM);
-    const text = readFileSync(app.auditLog, 'utf8').split('\n');
     // The third line edited: the second is the last one vouched for.
-    text[2] = text[2]!.replace('"user":"sam"', '"user":"bob"');
-    writeFileSync(app.auditLog, text.join('\n'));
+    const { app, text } = await withThirdLineEdited();
     const edited = (await status(app)).instances[0]!.files[0]!;
     expect(edited.broken).toMatchObject({
       line: 3,
@@ -248,12 +254,8 @@ describe('the chain state on the audit page', () => {
 
   it("attack: an edited audit line shows in a candidate's Activity as if the chain vouched for it", async () => {
     const { lineHash } = await import('../../src/server/audit/audit-chain.ts');
-    const app = await instance();
-    for (let i = 0; i < 4; i++) await lookUp(app, amelie.refId!, SAM);
-    const text = readFileSync(app.auditLog, 'utf8').split('\n');
     // The third line's user changed: a compliance user reading the Activity would take "bob" for a fact.
-    text[2] = text[2]!.replace('"user":"sam"', '"user":"bob"');
-    writeFileSync(app.auditLog, text.join('\n'));
+    const { app, text } = await withThirdLineEdited();
     const rows = (await activity(app, { refId: amelie.refId! }, ANA)).rows;
     const marked = (line: string) => rows.find((row) => row.hash === lineHash(line))?.unvouched === true;
     // Marked as the audit page's search marks them: the edited line and the one after it, not the two before.
