@@ -160,6 +160,10 @@ export const MIGRATIONS: readonly string[] = [
   `${FOLD_FUNCTION_SQL};
    CREATE INDEX candidate_lookup_audit_user_unicode ON candidate_lookup_audit (candidate_lookup_fold("user"), time, seq);
    DROP INDEX candidate_lookup_audit_user_folded;`,
+  // The audit page's names like the one typed (trail/audit-users.ts's similarUsersInTable) walk the table's
+  // distinct users one step each, in the order of "user" itself: without an index on it each step read the
+  // whole table (about 0.5 s over 300,000 rows, docs/performance.md). Migration 2 dropped the one that did.
+  `CREATE INDEX candidate_lookup_audit_user_name ON candidate_lookup_audit ("user");`,
 ];
 
 /**

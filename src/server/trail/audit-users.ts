@@ -67,23 +67,23 @@ export async function similarUsersInFiles(current: string, typed: string, bounds
 }
 
 /**
- * The table: its distinct users walked along the user index, one step each (a loose index scan, not a
- * read of every row), the first names that contain the typed text in alphabetical order.
+ * The table's distinct users walked along the index on "user" (schema version 7), one step each (a loose
+ * index scan, not a read of every row), the first names that contain the typed text in alphabetical order.
  */
+export const SIMILAR_USERS_SQL = `WITH RECURSIVE users AS (
+    (SELECT "user" FROM candidate_lookup_audit WHERE "user" IS NOT NULL ORDER BY "user" LIMIT 1)
+    UNION ALL
+    SELECT (SELECT a."user" FROM candidate_lookup_audit a WHERE a."user" > users."user" ORDER BY a."user" LIMIT 1)
+    FROM users WHERE users."user" IS NOT NULL
+  )
+  SELECT "user" FROM users
+  WHERE "user" IS NOT NULL AND strpos(candidate_lookup_fold("user"), $1) > 0
+    AND candidate_lookup_fold("user") <> $1 AND "user" <> ALL($2::text[])
+  LIMIT $3`;
+
+/** The table's names like `typed` (SIMILAR_USERS_SQL). */
 export async function similarUsersInTable(db: Database, typed: string): Promise<string[]> {
-  const { rows } = await db.query<{ user: string }>(
-    `WITH RECURSIVE users AS (
-       (SELECT "user" FROM candidate_lookup_audit WHERE "user" IS NOT NULL ORDER BY "user" LIMIT 1)
-       UNION ALL
-       SELECT (SELECT a."user" FROM candidate_lookup_audit a WHERE a."user" > users."user" ORDER BY a."user" LIMIT 1)
-       FROM users WHERE users."user" IS NOT NULL
-     )
-     SELECT "user" FROM users
-     WHERE "user" IS NOT NULL AND strpos(candidate_lookup_fold("user"), $1) > 0
-       AND candidate_lookup_fold("user") <> $1 AND "user" <> ALL($2::text[])
-     LIMIT $3`,
-    [foldCase(typed), SERVER_USER_LIST, MAX_SIMILAR_USERS],
-  );
+  const { rows } = await db.query<{ user: string }>(SIMILAR_USERS_SQL, [foldCase(typed), SERVER_USER_LIST, MAX_SIMILAR_USERS]);
   return sorted(new Set(rows.map((row) => row.user)));
 }
 
