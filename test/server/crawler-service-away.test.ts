@@ -8,7 +8,7 @@ import type { ArchivingGuard } from '../../src/server/archiving/archiving-guard.
 import { ApiFailure } from '../../src/server/http/api-failure.ts';
 import { createLogger } from '../../src/server/log/log.ts';
 import { crawlerFullKeyWithheld } from '../../src/server/lookup/crawler-full-key.ts';
-import { startFakeUpstream } from './fake-upstream.ts';
+import { limitingRequests, startFakeUpstream } from './fake-upstream.ts';
 import { startTestApp } from './http.ts';
 import { COMPLIANCE, gateway, SUPPORT } from './queue-fixture.ts';
 
@@ -124,10 +124,7 @@ describe('the queue of a service that redirects, is set up wrong here, or limits
   it("a service limiting requests (429, with its wait): the queue says the lookup's 429, with what is left of its wait", async () => {
     const upstream = await startFakeUpstream();
     cleanups.push(() => upstream.close());
-    upstream.behave = (_req, res) => {
-      res.writeHead(429, { 'content-type': 'application/json' });
-      res.end('{"status":"error","code":429,"extra":{"retryAfter":30}}');
-    };
+    upstream.behave = limitingRequests;
     const app = await appOn(upstream.url);
     expect(await lookUp(app, 'cust-1')).toEqual({
       status: 429,

@@ -31,3 +31,9 @@ export async function startFakeUpstream() {
     close,
   };
 }
+
+/** The service limiting requests as it answers it: 429, its wait (30 s) in the body's `extra.retryAfter` (upstream-api-facts.md). */
+export const limitingRequests: Behaviour = (_req, res) => {
+  res.writeHead(429, { 'content-type': 'application/json' });
+  res.end('{"status":"error","code":429,"extra":{"retryAfter":30}}');
+};

@@ -4,7 +4,7 @@ import { crawlField, type TabCrawl } from '../../src/server/lookup/queue-crawl-s
 import { readView } from '../../src/server/lookup/queue-view.ts';
 import { createQueueIndex } from '../../src/server/state/queue-index.ts';
 import { createMemoryQueueIndexStore } from '../../src/server/state/queue-index-store.ts';
-import { startFakeUpstream } from './fake-upstream.ts';
+import { limitingRequests, startFakeUpstream } from './fake-upstream.ts';
 import { startTestApp } from './http.ts';
 import { COMPLIANCE, gateway, SUPPORT } from './queue-fixture.ts';
 
@@ -87,10 +87,7 @@ describe('the queue of a service that answered the key check 429, without a stat
   it("answers 429 with Retry-After, the seconds its error's message and retryAfterSeconds say", async () => {
     const upstream = await startFakeUpstream();
     cleanups.push(() => upstream.close());
-    upstream.behave = (_req, res) => {
-      res.writeHead(429, { 'content-type': 'application/json' });
-      res.end('{"status":"error","code":429,"extra":{"retryAfter":30}}');
-    };
+    upstream.behave = limitingRequests;
     const app = await startTestApp({
       upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'full-key' },
       access: gateway(),
