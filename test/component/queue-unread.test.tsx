@@ -39,3 +39,41 @@ describe('tabs not read yet, and a list the service limits', () => {
     expect(screen.getByTestId('queue-freshness').textContent).toContain(said);
   });
 });
+
+describe("a tab with rows whose last read met the service's wait", () => {
+  const error = (until: Date) => ({
+    message: 'The KYC service is limiting requests (HTTP 429).',
+    at: new Date(Date.now() - 5_000).toISOString(),
+    until: until.toISOString(),
+  });
+  const readTab = (extra: Partial<QueueIndexState>) => {
+    const index: QueueIndexState = {
+      at: new Date().toISOString(),
+      asOf: new Date(Date.now() - 60_000).toISOString(),
+      dated: 1,
+      of: 1,
+      ...extra,
+    };
+    return stubApi({ applicants: approved, queueExtras: { approved: { index } } });
+  };
+
+  it('says when the list is read again (a clock time), not the seconds the crawler was told', async () => {
+    const until = new Date(Date.now() + 25_000);
+    readTab({ error: error(until) });
+    renderWithProviders('/applicants?status=approved');
+    // Before: "… failed: The KYC service is limiting requests (HTTP 429). Try again in 30 s.", however long ago.
+    await waitFor(() =>
+      expect(screen.getByTestId('queue-freshness').textContent).toContain(
+        `The last read of the list failed: The KYC service is limiting requests (HTTP 429). The list will be read again after ${formatClock(until)}.`,
+      ),
+    );
+  });
+
+  it('says it once when the list limit says it too', async () => {
+    const until = new Date(Date.now() + 25_000);
+    readTab({ error: error(until), limited: { until: until.toISOString() } });
+    renderWithProviders('/applicants?status=approved');
+    await waitFor(() => expect(screen.getByTestId('queue-freshness').textContent).toContain('The KYC service is limiting requests;'));
+    expect(screen.getByTestId('queue-freshness').textContent).not.toContain('The list will be read again after');
+  });
+});

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
 import { crawlField, type TabCrawl } from '../../src/server/lookup/queue-crawl-state.ts';
 import { readView } from '../../src/server/lookup/queue-view.ts';
+import { errorState } from '../../src/server/lookup/queue-view-failure.ts';
 import { createQueueIndex } from '../../src/server/state/queue-index.ts';
 import { createMemoryQueueIndexStore } from '../../src/server/state/queue-index-store.ts';
 import { limitingRequests, startFakeUpstream } from './fake-upstream.ts';
@@ -75,6 +76,53 @@ describe("a tab left unread by the service's wait says what is left of it", () =
     const failure = await unreadTab({ code: 'upstream_unreachable', message, at: AT, upstreamStatus: null }, AT + 600_000);
     expect(failure.message).toBe(message);
     expect(failure.headers()).toEqual({});
+  });
+});
+
+describe("a tab with rows, whose last read met the service's wait, says the wait as it is now", () => {
+  it('while the wait runs: its end (until), and the 429\'s words without the crawler\'s "Try again in 30 s."', () => {
+    // Before: the stored message, "… Try again in 30 s.", however long ago it was said.
+    expect(errorState(LIMITED, AT + 12_000)).toEqual({
+      message: 'The KYC service is limiting requests (HTTP 429).',
+      at: new Date(AT).toISOString(),
+      until: new Date(AT + 30_000).toISOString(),
+    });
+  });
+
+  it('once the wait is over: said in the past, with no end to wait for', () => {
+    expect(errorState(LIMITED, AT + 30_000)).toEqual({
+      message:
+        'The KYC service was limiting requests (HTTP 429) when this list was last read. The wait it asked for is over: the list is read again shortly.',
+      at: new Date(AT).toISOString(),
+    });
+  });
+
+  it("a withheld read whose reason named a wait keeps its words and its mark, with the wait's end", () => {
+    const message = 'The KYC service answered with an error (HTTP 503). It asked to be tried again in 30 s.';
+    const error = {
+      code: 'upstream_error' as const,
+      message,
+      at: AT,
+      upstreamStatus: null,
+      withheld: true as const,
+      retryAfterSeconds: 30,
+    };
+    expect(errorState(error, AT + 1_000)).toEqual({
+      message,
+      at: new Date(AT).toISOString(),
+      withheld: true,
+      until: new Date(AT + 30_000).toISOString(),
+    });
+    expect(errorState(error, AT + 31_000)).toEqual({
+      message: `${message} That wait is over: the list is read again shortly.`,
+      at: new Date(AT).toISOString(),
+      withheld: true,
+    });
+  });
+
+  it('a failure that named no wait is told as the crawler kept it', () => {
+    const error = { code: 'upstream_unreachable' as const, message: 'The KYC service could not be reached.', at: AT, upstreamStatus: null };
+    expect(errorState(error, AT + 600_000)).toEqual({ message: error.message, at: new Date(AT).toISOString() });
   });
 });
 

@@ -9,3 +9,8 @@ export function listLimitText(index: QueueIndexState | undefined): string | unde
   if (!index?.limited) return undefined;
   return `The KYC service is limiting requests; the list will be read again at ${formatClock(new Date(index.limited.until))}.`;
 }
+
+/** The wait a failure of the crawler named (`index.error.until`), still running: when the list is read again. */
+export function waitText(until: string): string {
+  return `The list will be read again after ${formatClock(new Date(until))}.`;
+}

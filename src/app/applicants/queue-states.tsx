@@ -10,7 +10,7 @@ import type { ApplicantFilter, QueueIndexState, QueueOrder, QueueTabKey } from '
 import { queueRereadMs } from '../../kyc/contract/queue-reread.ts';
 import { isUndatedStatus, statusInfo, UNDATED_STATUSES } from '../../kyc/contract/status.ts';
 import { formatAge } from '../../kyc/view/time.ts';
-import { listLimitText } from './queue-limit.ts';
+import { listLimitText, waitText } from './queue-limit.ts';
 import { useNow } from '../ui/use-now.ts';
 import type { QueueTab } from './applicants-tabs.tsx';
 
@@ -221,6 +221,7 @@ export function QueueFreshness({
         <span className="text-amber-900">
           {index.error.withheld ? ' ' : ' The last read of the list failed: '}
           {index.error.message}
+          {index.error.until && !index.limited && ` ${waitText(index.error.until)}`}
         </span>
       )}
     </p>

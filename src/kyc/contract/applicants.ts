@@ -160,8 +160,13 @@ export const queueIndexStateSchema = z.object({
   of: z.int().check(z.nonnegative()),
   /** The tab's rows of a status the service never dates (incomplete), when there are any. */
   undated: z.optional(z.int().check(z.positive())),
-  /** `withheld`: nothing was asked, to keep identity data (the list would be read with a key that may delete it). */
-  error: z.optional(z.object({ message: z.string(), at: z.string(), withheld: z.optional(z.literal(true)) })),
+  /**
+   * `withheld`: nothing was asked, to keep identity data (the list would be read with a key that may delete it).
+   * `until`: the end of the wait the failure named (the service's 429), while it runs: the list is read again after it.
+   */
+  error: z.optional(
+    z.object({ message: z.string(), at: z.string(), withheld: z.optional(z.literal(true)), until: z.optional(z.string()) }),
+  ),
   /** The service answered the crawler's list 429: no page of it is asked before `until`. */
   limited: z.optional(z.object({ until: z.string() })),
 });

@@ -36,8 +36,18 @@ function waitOver({ code, message }: NonNullable<TabCrawl['error']>): ApiFailure
   return new ApiFailure(code, `${message} That wait is over: the list is read again shortly.`);
 }
 
-/** The crawler's last failure as the page is told it: withheld when the list was not asked, to keep identity data (crawler-list.ts). */
-export function errorState(error: NonNullable<TabCrawl['error']>): NonNullable<QueueIndexState['error']> {
+/**
+ * The crawler's last failure as the page is told it beside a tab's rows: withheld when the list was not asked,
+ * to keep identity data (crawler-full-key.ts). A wait it named is said as the unread tab says it (unreadTab),
+ * never in the seconds the crawler was told back then: while it runs, `until` its end (the page says when
+ * the list is read again) and a 429's words without their "Try again in 30 s."; once it is over, in the past.
+ */
+export function errorState(error: NonNullable<TabCrawl['error']>, now: number): NonNullable<QueueIndexState['error']> {
   const withheld = error.withheld === true || error.code === 'archiving_key' || error.code === 'archiving_check_unavailable';
-  return { message: error.message, at: new Date(error.at).toISOString(), ...(withheld ? { withheld: true as const } : {}) };
+  const marks = { at: new Date(error.at).toISOString(), ...(withheld ? { withheld: true as const } : {}) };
+  const { retryAfterSeconds } = error;
+  if (retryAfterSeconds === undefined) return { message: error.message, ...marks };
+  if (secondsLeft({ seconds: retryAfterSeconds, at: error.at }, now) === 0) return { message: waitOver(error).message, ...marks };
+  const message = error.code === 'upstream_rate_limited' ? error.message.replace(/ Try again in \d+ s\.$/, '') : error.message;
+  return { message, ...marks, until: new Date(error.at + retryAfterSeconds * 1000).toISOString() };
 }

@@ -282,7 +282,7 @@ function indexState(now: number, state: TabCrawl, counts: Counts, tab: Applicant
     dated,
     of,
     ...(undated > 0 ? { undated } : {}),
-    ...(state.error ? { error: errorState(state.error) } : {}),
+    ...(state.error ? { error: errorState(state.error, now) } : {}),
   };
 }
 
