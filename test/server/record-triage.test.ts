@@ -10,7 +10,7 @@ import { type RecordTriage, watchRecord } from '../../src/server/answer/record-t
 
 const cert = (result: string) => JSON.stringify({ Claim: { _customFields: { result } } });
 
-function triageOf(certs: Record<string, string> | string): RecordTriage | undefined {
+function triageOf(certs: Record<string, unknown> | string): RecordTriage | undefined {
   const scan = new AnswerScan();
   let learnt: RecordTriage | undefined;
   watchRecord(
@@ -48,5 +48,29 @@ describe("the server's reading of a record's certificates for the queue", () => 
   it('attack: certs sent as text that holds no map, or a 17th certificate in it, never give the row a clear', () => {
     expect(triageOf(JSON.stringify(many(17, (index) => (index === 16 ? 'match' : 'clear'))))?.certificate).toBe('unreadable');
     expect(triageOf(`{"a-cert": ${JSON.stringify(cert('clear'))},,`)?.certificate).toBe('unreadable');
+  });
+
+  it('attack: a match sent as the certificate document itself (an object, not its text) does not leave the row a clear (the queue read only text)', () => {
+    const match = { Claim: { _customFields: { result: 'potential_match' } } };
+    // Before: the object was passed over, and the row's word was the other certificate's clear.
+    expect(triageOf({ 'a-cert': cert('clear'), 'b-cert': match })?.certificate).toBe('potential_match');
+    expect(triageOf({ 'a-cert': { Claim: { _customFields: { result: 'clear' } } } })?.certificate).toBe('clear');
+    // As text holding the map, the same.
+    expect(triageOf(JSON.stringify({ 'a-cert': cert('clear'), 'b-cert': match }))?.certificate).toBe('potential_match');
+  });
+
+  it('attack: a certificate sent as a number, true or null, which the page names unread, never gives the row a clear', () => {
+    for (const odd of [7, true, null]) {
+      expect(triageOf({ 'a-cert': cert('clear'), 'b-cert': odd })?.certificate).toBe('unreadable');
+      expect(triageOf(JSON.stringify({ 'a-cert': cert('clear'), 'b-cert': odd }))?.certificate).toBe('unreadable');
+    }
+  });
+
+  it('attack: documents past the bound of sixteen certificates, or larger than their texts may be together, never give the row a clear', () => {
+    const clear = { Claim: { _customFields: { result: 'clear' } } };
+    const documents = Object.fromEntries(Array.from({ length: 17 }, (_, index) => [`provider-${index}-cert`, clear]));
+    expect(triageOf(documents)?.certificate).toBe('unreadable');
+    expect(triageOf({ 'a-cert': { ...clear, padding: 'x'.repeat(17 * 64 * 1024) } })?.certificate).toBe('unreadable');
+    expect(triageOf({ ...many(15, () => 'clear'), 'last-cert': clear })?.certificate).toBe('clear');
   });
 });

@@ -2,6 +2,8 @@ import { certificatesOutcome } from '../../kyc/contract/certificate-triage.ts';
 import { mapFromText } from '../../kyc/contract/map-text.ts';
 import { type CandidateRecord, candidateEnvelopeSchema } from '../../kyc/contract/schema.ts';
 import { type AnswerScan, type JsonPath, QuietReader } from './answer-scan.ts';
+import { type Place, ValueBuilder } from './answer-value.ts';
+import type { ScalarKind } from './json-bytes.ts';
 import { BoundedText, type TextPiece } from './text-piece.ts';
 import { StatusLevelReader } from './status-level-stream.ts';
 
@@ -14,7 +16,9 @@ import { StatusLevelReader } from './status-level-stream.ts';
  * then reduced to one outcome word; one past them is not read, and the word is then never a pass. `certs`
  * sent as text holding the map's JSON is read as that map, as the page reads it (map-text.ts): held as text
  * up to the certificates' bound together, its entries then read as theirs; text that holds no map (or is
- * past the bound) counts as a certificate not read.
+ * past the bound) counts as a certificate not read. A certificate sent as the document itself (an object,
+ * not its text) is read as the page reads it, as that document's JSON (record-reading.ts), within the same
+ * bounds; one sent as a number, true, false or null, which the page names unread, counts as not read.
  */
 
 const CERT_TEXT = 64 * 1024;
@@ -32,8 +36,10 @@ export function watchRecord(
   trusted: () => boolean,
 ): void {
   const status = new StatusLevelReader(scan.path);
-  const triage = new TriageReader(scan.path);
+  const documents = new CertDocuments(scan.path);
+  const triage = new TriageReader(scan.path, documents);
   scan.add(status);
+  scan.add(documents);
   scan.add(triage);
   scan.add(
     new (class extends QuietReader {
@@ -54,11 +60,17 @@ class TriageReader extends QuietReader {
   /** The string being read: an identity's `type`, a certificate's text, or the certificates' map as text. */
   private reading: { kind: 'type' | 'cert' | 'certs'; text: BoundedText } | undefined;
 
-  constructor(private readonly path: JsonPath) {
+  constructor(
+    private readonly path: JsonPath,
+    private readonly documents: CertDocuments,
+  ) {
     super();
   }
 
   result(): RecordTriage {
+    // The documents sent as objects, after the texts: together at most MAX_CERTS, one past them not read.
+    for (const document of this.documents.found) this.addCert(JSON.stringify(document));
+    if (this.documents.tooLarge) this.unread = true;
     const certificate = certificatesOutcome(this.unread ? [...this.certs, ''] : this.certs);
     return { ...(certificate ? { certificate } : {}), ...(this.pictures === undefined ? {} : { pictures: this.pictures }) };
   }
@@ -74,6 +86,10 @@ class TriageReader extends QuietReader {
     else if (!this.path.at(['data', 'certs', '*'])) return;
     else if (this.certs.length < MAX_CERTS) this.reading = { kind: 'cert', text: new BoundedText(CERT_TEXT) };
     else this.unread = true;
+  }
+
+  override scalar(_kind: ScalarKind): void {
+    if (this.path.at(['data', 'certs', '*'])) this.unread = true;
   }
 
   override text(piece: TextPiece, inKey: boolean): void {
@@ -100,9 +116,43 @@ class TriageReader extends QuietReader {
       return;
     }
     for (const value of Object.values(map)) {
-      if (typeof value !== 'string') continue; // As in the map: only a certificate given as text is read here.
-      if (this.certs.length < MAX_CERTS) this.certs.push(value.slice(0, CERT_TEXT));
+      if (typeof value === 'string') this.addCert(value);
+      else if (typeof value === 'object' && value !== null) this.addCert(JSON.stringify(value));
       else this.unread = true;
     }
+  }
+
+  private addCert(text: string): void {
+    if (this.certs.length < MAX_CERTS) this.certs.push(text.slice(0, CERT_TEXT));
+    else this.unread = true;
+  }
+}
+
+/**
+ * The certificates sent as the document itself (`"onfido-service-cert": {…}`, not its text), built as JSON.parse
+ * would, at most as many characters as MAX_CERTS certificates' texts (`tooLarge` past it). Certificates sent
+ * as text are TriageReader's: their strings are not held here.
+ */
+class CertDocuments extends ValueBuilder {
+  readonly found: unknown[] = [];
+
+  constructor(path: JsonPath) {
+    super(path, CERT_TEXT * MAX_CERTS);
+  }
+
+  value(): unknown {
+    return this.found;
+  }
+
+  protected outside(): Place | undefined {
+    return this.path.at(['data', 'certs', '*']) ? (value) => this.found.push(value) : undefined;
+  }
+
+  override startString(): void {
+    if (!this.path.at(['data', 'certs', '*'])) super.startString();
+  }
+
+  override scalar(kind: ScalarKind, bytes: Buffer, from: number, to: number): void {
+    if (!this.path.at(['data', 'certs', '*'])) super.scalar(kind, bytes, from, to);
   }
 }
