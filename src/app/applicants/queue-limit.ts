@@ -7,10 +7,10 @@ import { formatClock } from '../../kyc/view/time.ts';
  */
 export function listLimitText(index: QueueIndexState | undefined): string | undefined {
   if (!index?.limited) return undefined;
-  return `The KYC service is limiting requests; the list will be read again at ${formatClock(new Date(index.limited.until))}.`;
+  return `The KYC service is limiting requests; the list will be read again at ${formatClock(new Date(index.limited.until), { seconds: true })}.`;
 }
 
 /** The wait a failure of the crawler named (`index.error.until`), still running: when the list is read again. */
 export function waitText(until: string): string {
-  return `The list will be read again after ${formatClock(new Date(until))}.`;
+  return `The list will be read again after ${formatClock(new Date(until), { seconds: true })}.`;
 }
