@@ -10,7 +10,7 @@ import { type RecordTriage, watchRecord } from '../../src/server/answer/record-t
 
 const cert = (result: string) => JSON.stringify({ Claim: { _customFields: { result } } });
 
-function triageOf(certs: Record<string, unknown> | string): RecordTriage | undefined {
+function triageOf(certs: unknown): RecordTriage | undefined {
   const scan = new AnswerScan();
   let learnt: RecordTriage | undefined;
   watchRecord(
@@ -72,5 +72,20 @@ describe("the server's reading of a record's certificates for the queue", () => 
     expect(triageOf(documents)?.certificate).toBe('unreadable');
     expect(triageOf({ 'a-cert': { ...clear, padding: 'x'.repeat(17 * 64 * 1024) } })?.certificate).toBe('unreadable');
     expect(triageOf({ ...many(15, () => 'clear'), 'last-cert': clear })?.certificate).toBe('clear');
+  });
+
+  it('attack: a document whose member names are long or many, past the bound its values keep to, never gives the row a clear (and is not held whole)', () => {
+    const clear = { Claim: { _customFields: { result: 'clear' } } };
+    expect(triageOf({ 'a-cert': { ...clear, ['k'.repeat(2 * 1024 * 1024)]: 0 } })?.certificate).toBe('unreadable');
+    const names = Object.fromEntries(Array.from({ length: 40_000 }, (_, index) => [`member-name-of-thirty-letters-${index}`, 0]));
+    expect(triageOf({ 'a-cert': { ...clear, ...names } })?.certificate).toBe('unreadable');
+  });
+
+  it('certificates sent as a list or as a number, which the page names unread, never give the row a clear; null is none', () => {
+    expect(triageOf([cert('clear')])?.certificate).toBe('unreadable');
+    expect(triageOf([])?.certificate).toBe('unreadable');
+    expect(triageOf(7)?.certificate).toBe('unreadable');
+    expect(triageOf(true)?.certificate).toBe('unreadable');
+    expect(triageOf(null)).not.toHaveProperty('certificate');
   });
 });

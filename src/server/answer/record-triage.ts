@@ -78,6 +78,8 @@ class TriageReader extends QuietReader {
   override open(bracket: '{' | '['): void {
     // An identities object: no picture unless one of its attributes is base64.
     if (bracket === '{' && this.path.at(['data', 'identities'])) this.pictures ??= false;
+    // Certificates sent as a list, not a map: the page names them unread, and so none of them is vouched for.
+    if (bracket === '[' && this.path.at(['data', 'certs'])) this.unread = true;
   }
 
   override startString(): void {
@@ -88,8 +90,9 @@ class TriageReader extends QuietReader {
     else this.unread = true;
   }
 
-  override scalar(_kind: ScalarKind): void {
-    if (this.path.at(['data', 'certs', '*'])) this.unread = true;
+  /** A certificate sent as a number, true, false or null, or the certificates as a number, true or false: named unread by the page. */
+  override scalar(kind: ScalarKind): void {
+    if (this.path.at(['data', 'certs', '*']) || (kind !== 'null' && this.path.at(['data', 'certs']))) this.unread = true;
   }
 
   override text(piece: TextPiece, inKey: boolean): void {
@@ -130,8 +133,8 @@ class TriageReader extends QuietReader {
 
 /**
  * The certificates sent as the document itself (`"onfido-service-cert": {…}`, not its text), built as JSON.parse
- * would, at most as many characters as MAX_CERTS certificates' texts (`tooLarge` past it). Certificates sent
- * as text are TriageReader's: their strings are not held here.
+ * would, at most as many characters as MAX_CERTS certificates' texts, member names included (`tooLarge` past
+ * it). Certificates sent as text are TriageReader's: their strings are not held here.
  */
 class CertDocuments extends ValueBuilder {
   readonly found: unknown[] = [];
@@ -146,6 +149,13 @@ class CertDocuments extends ValueBuilder {
 
   protected outside(): Place | undefined {
     return this.path.at(['data', 'certs', '*']) ? (value) => this.found.push(value) : undefined;
+  }
+
+  /** A member of a kept document costs its name too (and a comma and a colon): long or many names count against the bound as text does. */
+  override key(name: string): void {
+    super.key(name);
+    const { path } = this;
+    if (path.depth >= 3 && path.keys[0] === 'data' && path.keys[1] === 'certs') this.count(name.length + 2);
   }
 
   override startString(): void {
