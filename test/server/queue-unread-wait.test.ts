@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { apiErrorBodySchema } from '../../src/kyc/contract/api.ts';
 import { crawlField, type TabCrawl } from '../../src/server/lookup/queue-crawl-state.ts';
 import { readView } from '../../src/server/lookup/queue-view.ts';
-import { errorState } from '../../src/server/lookup/queue-view-failure.ts';
+import { errorState, unreadTab as unreadFailure } from '../../src/server/lookup/queue-view-failure.ts';
 import { createQueueIndex } from '../../src/server/state/queue-index.ts';
 import { createMemoryQueueIndexStore } from '../../src/server/state/queue-index-store.ts';
 import { limitingRequests, startFakeUpstream } from './fake-upstream.ts';
@@ -97,7 +97,7 @@ describe("a tab with rows, whose last read met the service's wait, says the wait
     });
   });
 
-  it("a withheld read whose reason named a wait keeps its words and its mark, with the wait's end", () => {
+  it('a withheld read whose reason named a wait keeps its words and its mark, and promises no read: past the wait the key is checked again, the list still unread', () => {
     const message = 'The KYC service answered with an error (HTTP 503). It asked to be tried again in 30 s.';
     const error = {
       code: 'upstream_error' as const,
@@ -107,17 +107,18 @@ describe("a tab with rows, whose last read met the service's wait, says the wait
       withheld: true as const,
       retryAfterSeconds: 30,
     };
-    expect(errorState(error, AT + 1_000)).toEqual({
-      message,
-      at: new Date(AT).toISOString(),
-      withheld: true,
-      until: new Date(AT + 30_000).toISOString(),
-    });
+    expect(errorState(error, AT + 1_000)).toEqual({ message, at: new Date(AT).toISOString(), withheld: true });
     expect(errorState(error, AT + 31_000)).toEqual({
-      message: `${message} That wait is over: the list is read again shortly.`,
+      message: `${message} That wait is over.`,
       at: new Date(AT).toISOString(),
       withheld: true,
     });
+    const limited = { ...LIMITED, withheld: true as const };
+    expect(errorState(limited, AT + 31_000).message).toBe(
+      'The KYC service was limiting requests (HTTP 429) when this list was last to be read. The wait it asked for is over.',
+    );
+    // The tab with no row says the same past the wait.
+    expect(unreadFailure(error, AT + 31_000).message).toBe(`${message} That wait is over.`);
   });
 
   it('a failure that named no wait is told as the crawler kept it', () => {

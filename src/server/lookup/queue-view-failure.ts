@@ -25,22 +25,25 @@ export function unreadTab(error: NonNullable<TabCrawl['error']>, now: number): A
  * A failure whose wait has passed, and the tab still unread: its "Try again in 30 s." would be false now,
  * and a Try again pressed on it finds the crawler's next read under way or due (it asks again once a
  * stated wait is over: queue-crawler.ts). A 429 said in the past; any other keeps its words, the wait
- * they name said to be over.
+ * they name said to be over. A read withheld to keep identity data promises no read: past the wait the
+ * crawler asks the key check again, and the list is read only once a lookup has shown the key safe.
  */
-function waitOver({ code, message }: NonNullable<TabCrawl['error']>): ApiFailure {
+function waitOver({ code, message, withheld }: NonNullable<TabCrawl['error']>): ApiFailure {
+  const next = withheld ? '' : ': the list is read again shortly';
   if (code === 'upstream_rate_limited')
     return new ApiFailure(
       code,
-      'The KYC service was limiting requests (HTTP 429) when this list was last read. The wait it asked for is over: the list is read again shortly.',
+      `The KYC service was limiting requests (HTTP 429) when this list was last ${withheld ? 'to be read' : 'read'}. The wait it asked for is over${next}.`,
     );
-  return new ApiFailure(code, `${message} That wait is over: the list is read again shortly.`);
+  return new ApiFailure(code, `${message} That wait is over${next}.`);
 }
 
 /**
  * The crawler's last failure as the page is told it beside a tab's rows: withheld when the list was not asked,
  * to keep identity data (crawler-full-key.ts). A wait it named is said as the unread tab says it (unreadTab),
  * never in the seconds the crawler was told back then: while it runs, `until` its end (the page says when
- * the list is read again) and a 429's words without their "Try again in 30 s."; once it is over, in the past.
+ * the list is read again; not for a withheld read, which is not read then either: crawler-full-key.ts) and a
+ * 429's words without their "Try again in 30 s."; once it is over, in the past.
  */
 export function errorState(error: NonNullable<TabCrawl['error']>, now: number): NonNullable<QueueIndexState['error']> {
   const withheld = error.withheld === true || error.code === 'archiving_key' || error.code === 'archiving_check_unavailable';
@@ -49,5 +52,5 @@ export function errorState(error: NonNullable<TabCrawl['error']>, now: number): 
   if (retryAfterSeconds === undefined) return { message: error.message, ...marks };
   if (secondsLeft({ seconds: retryAfterSeconds, at: error.at }, now) === 0) return { message: waitOver(error).message, ...marks };
   const message = error.code === 'upstream_rate_limited' ? error.message.replace(/ Try again in \d+ s\.$/, '') : error.message;
-  return { message, ...marks, until: new Date(error.at + retryAfterSeconds * 1000).toISOString() };
+  return { message, ...marks, ...(withheld ? {} : { until: new Date(error.at + retryAfterSeconds * 1000).toISOString() }) };
 }
