@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { Applicant, QueueIndexState } from '../../src/kyc/contract/applicants.ts';
-import { formatClock } from '../../src/kyc/view/time.ts';
+import { formatSoon } from '../../src/kyc/view/time.ts';
 import { renderWithProviders, stubApi } from './render.tsx';
 
 /**
@@ -32,7 +32,7 @@ describe('tabs not read yet, and a list the service limits', () => {
     const until = new Date(Date.now() + 30_000);
     stubLimited(until);
     renderWithProviders('/applicants?status=inreview');
-    const said = `The KYC service is limiting requests; the list will be read again at ${formatClock(until, { seconds: true })}.`;
+    const said = `The KYC service is limiting requests; the list will be read again at ${formatSoon(until, { zone: 'local', seconds: true })}.`;
     // Compared as written: the time may hold a narrow no-break space, which toHaveTextContent folds.
     expect((await screen.findByTestId('queue-still-reading')).textContent).toBe(`None read yet: ${said}`);
     expect(screen.getByTestId('queue-still-reading')).not.toHaveTextContent('Refresh in a moment');
@@ -64,7 +64,7 @@ describe("a tab with rows whose last read met the service's wait", () => {
     // Before: "… failed: The KYC service is limiting requests (HTTP 429). Try again in 30 s.", however long ago.
     await waitFor(() =>
       expect(screen.getByTestId('queue-freshness').textContent).toContain(
-        `The last read of the list failed: The KYC service is limiting requests (HTTP 429). The list will be read again after ${formatClock(until, { seconds: true })}.`,
+        `The last read of the list failed: The KYC service is limiting requests (HTTP 429). The list will be read again after ${formatSoon(until, { zone: 'local', seconds: true })}.`,
       ),
     );
   });

@@ -25,6 +25,7 @@ import { useQueueReturn, useRowKeys } from './queue-focus.ts';
 import { useEnvironment } from '../environment/use-environment.ts';
 import type { QueueFilters } from './applicants-queries.ts';
 import { filtersText, QueueFilterToggles } from './queue-filters.tsx';
+import { useZoneMode } from '../ui/zone-mode.ts';
 
 /** Whether the environment has an SLA, as the last view of any tab said (the toggle stays while another tab loads). */
 const latestSla = (queue: ReturnType<typeof useQueue>) => (Object.values(queue.overSla).some((over) => over !== undefined) ? 1 : undefined);
@@ -160,6 +161,7 @@ function QueuePanel({
 }) {
   const { list, error } = queue;
   const { info } = useEnvironment();
+  const zone = useZoneMode();
   // Only a filter the service refused reaches here with this code (the page says so for the list as a whole).
   if (error?.code === 'applicants_unavailable') {
     return (
@@ -187,7 +189,7 @@ function QueuePanel({
         filter={filter}
         page={page}
         hrefOf={hrefOf}
-        crawling={list.data.index?.crawling === true && (listLimitText(list.data.index) ?? true)}
+        crawling={list.data.index?.crawling === true && (listLimitText(list.data.index, zone) ?? true)}
         withheld={list.data.index?.error?.withheld === true}
         filtered={filtered}
       />

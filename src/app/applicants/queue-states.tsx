@@ -12,6 +12,7 @@ import { isUndatedStatus, statusInfo, UNDATED_STATUSES } from '../../kyc/contrac
 import { formatAge } from '../../kyc/view/time.ts';
 import { listLimitText, waitText } from './queue-limit.ts';
 import { useNow } from '../ui/use-now.ts';
+import { useZoneMode } from '../ui/zone-mode.ts';
 import type { QueueTab } from './applicants-tabs.tsx';
 
 /**
@@ -192,6 +193,7 @@ export function QueueFreshness({
   tab: QueueTabKey;
 }) {
   const now = useNow();
+  const zone = useZoneMode();
   if (!index) return null;
   // A tab of a status the service never dates has no date to look up (its order note says so); All's count
   // leaves those rows out, and says how many, so that "14 of 14 dated" beside 15 rows is no miscount.
@@ -216,12 +218,12 @@ export function QueueFreshness({
   return (
     <p className="text-xs text-slate-600" data-testid="queue-freshness" data-crawling={index.crawling ? 'true' : undefined}>
       {text}
-      {index.limited && <span className="text-amber-900"> {listLimitText(index)}</span>}
+      {index.limited && <span className="text-amber-900"> {listLimitText(index, zone)}</span>}
       {index.error && (
         <span className="text-amber-900">
           {index.error.withheld ? ' ' : ' The last read of the list failed: '}
           {index.error.message}
-          {index.error.until && !index.limited && ` ${waitText(index.error.until)}`}
+          {index.error.until && !index.limited && Date.parse(index.error.until) > now.getTime() && ` ${waitText(index.error.until, zone)}`}
         </span>
       )}
     </p>

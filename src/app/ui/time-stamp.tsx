@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { calendarDaysBetween, formatClock, formatDateTime, formatRelative, type ZoneMode } from '../../kyc/view/time.ts';
+import { formatDateTime, formatRelative, formatSoon, type ZoneMode } from '../../kyc/view/time.ts';
 import { useZoneMode } from './zone-mode.ts';
 
 /**
@@ -33,8 +33,7 @@ export function TimeStamp({
   const zone = useZoneMode();
   const id = useId();
   const other = zone === 'utc' ? 'local' : 'utc';
-  const shown = (as: ZoneMode) =>
-    (clock && calendarDaysBetween(date, new Date(), { zone: as }) === 0 ? formatClock : formatDateTime)(date, { zone: as, seconds });
+  const shown = (as: ZoneMode) => (clock ? formatSoon : formatDateTime)(date, { zone: as, seconds });
   return (
     <span className={inline ? 'text-slate-700' : 'text-sm text-slate-700'}>
       <span className="group relative inline-block">

@@ -136,6 +136,14 @@ function calendarDay(date: Date, timeZone: string | undefined): number {
 }
 
 /**
+ * A moment soon (a wait's end): its time alone while it falls on today in the zone shown, its date too on
+ * another day. A full date for a wait of a minute was more to read than the wait.
+ */
+export function formatSoon(date: Date, options: ZoneOptions & { seconds?: boolean } = {}): string {
+  return (calendarDaysBetween(date, new Date(), options) === 0 ? formatClock : formatDateTime)(date, options);
+}
+
+/**
  * How many calendar days `now` is after `date` (negative when `date` is later), counted in the zone the
  * page shows: 23:50 yesterday is 1 day before 00:10 today, 20 minutes apart; a day with a daylight saving
  * change counts once, whether it had 23 hours or 25.
