@@ -7,7 +7,8 @@ import { inTimeZone } from './in-time-zone.ts';
 import { renderWithProviders, stubApi } from './render.tsx';
 
 /**
- * When the list is read again after the service's wait, said in the zone the reader chose, as every other
+ * A tab with rows whose last read met the service's wait: when the list is read again, never the seconds the
+ * crawler was told then (which stayed on the page however long ago they were said). Said in the zone the reader chose, as every other
  * time on the page: it was said in the browser's zone whatever the header's UTC switch said. And a wait's end
  * already passed (the view not fetched again since) is not said as still to come.
  */
@@ -30,6 +31,29 @@ function readTab(extra: Partial<QueueIndexState>) {
 const freshness = () => screen.getByTestId('queue-freshness').textContent ?? '';
 
 describe("the service's wait beside a tab's rows", () => {
+  it('says when the list is read again (a clock time), not the seconds the crawler was told', async () => {
+    const until = new Date(Date.now() + 25_000);
+    readTab({ error: { message: MESSAGE, at: new Date(Date.now() - 5_000).toISOString(), until: until.toISOString() } });
+    renderWithProviders('/applicants?status=approved');
+    // Before: "… failed: The KYC service is limiting requests (HTTP 429). Try again in 30 s.", however long ago.
+    await waitFor(() =>
+      expect(freshness()).toContain(
+        `The last read of the list failed: ${MESSAGE} The list will be read again after ${formatSoon(until, { zone: 'local', seconds: true })}.`,
+      ),
+    );
+  });
+
+  it('says it once when the list limit says it too', async () => {
+    const until = new Date(Date.now() + 25_000);
+    readTab({
+      error: { message: MESSAGE, at: new Date().toISOString(), until: until.toISOString() },
+      limited: { until: until.toISOString() },
+    });
+    renderWithProviders('/applicants?status=approved');
+    await waitFor(() => expect(freshness()).toContain('The KYC service is limiting requests;'));
+    expect(freshness()).not.toContain('The list will be read again after');
+  });
+
   it("says when the list is read again in the reader's zone, and in UTC once the header's switch says so", async () => {
     const until = new Date(Date.now() + 25_000);
     readTab({ error: { message: MESSAGE, at: new Date().toISOString(), until: until.toISOString() } });
