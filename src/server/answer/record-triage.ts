@@ -36,10 +36,8 @@ export function watchRecord(
   trusted: () => boolean,
 ): void {
   const status = new StatusLevelReader(scan.path);
-  const documents = new CertDocuments(scan.path);
-  const triage = new TriageReader(scan.path, documents);
+  const triage = new TriageReader(scan.path);
   scan.add(status);
-  scan.add(documents);
   scan.add(triage);
   scan.add(
     new (class extends QuietReader {
@@ -60,11 +58,14 @@ class TriageReader extends QuietReader {
   /** The string being read: an identity's `type`, a certificate's text, or the certificates' map as text. */
   private reading: { kind: 'type' | 'cert' | 'certs'; text: BoundedText } | undefined;
 
-  constructor(
-    private readonly path: JsonPath,
-    private readonly documents: CertDocuments,
-  ) {
+  /** The certificates sent as documents, built from their tokens alone: a reader of the scan's own would be called for every token of the record. */
+  private readonly documents: CertDocuments;
+  /** The containers open inside a certificate sent as a document: while any is, the tokens are the document's. */
+  private inDocument = 0;
+
+  constructor(private readonly path: JsonPath) {
     super();
+    this.documents = new CertDocuments(path);
   }
 
   result(): RecordTriage {
@@ -76,13 +77,29 @@ class TriageReader extends QuietReader {
   }
 
   override open(bracket: '{' | '['): void {
+    if (this.inDocument > 0 || this.path.at(['data', 'certs', '*'])) {
+      this.inDocument++;
+      this.documents.open(bracket);
+      return;
+    }
     // An identities object: no picture unless one of its attributes is base64.
     if (bracket === '{' && this.path.at(['data', 'identities'])) this.pictures ??= false;
     // Certificates sent as a list, not a map: the page names them unread, and so none of them is vouched for.
     if (bracket === '[' && this.path.at(['data', 'certs'])) this.unread = true;
   }
 
+  override close(): void {
+    if (this.inDocument === 0) return;
+    this.inDocument--;
+    this.documents.close();
+  }
+
+  override key(name: string): void {
+    if (this.inDocument > 0) this.documents.key(name);
+  }
+
   override startString(): void {
+    if (this.inDocument > 0) return this.documents.startString();
     if (this.path.at(['data', 'identities', '*', 'type'])) this.reading = { kind: 'type', text: new BoundedText(16) };
     else if (this.path.at(['data', 'certs'])) this.reading = { kind: 'certs', text: new BoundedText(CERT_TEXT * MAX_CERTS + 1) };
     else if (!this.path.at(['data', 'certs', '*'])) return;
@@ -91,17 +108,20 @@ class TriageReader extends QuietReader {
   }
 
   /** A certificate sent as a number, true, false or null, or the certificates as a number, true or false: named unread by the page. */
-  override scalar(kind: ScalarKind): void {
+  override scalar(kind: ScalarKind, bytes: Buffer, from: number, to: number): void {
+    if (this.inDocument > 0) return this.documents.scalar(kind, bytes, from, to);
     if (this.path.at(['data', 'certs', '*']) || (kind !== 'null' && this.path.at(['data', 'certs']))) this.unread = true;
   }
 
   override text(piece: TextPiece, inKey: boolean): void {
+    if (this.inDocument > 0) return this.documents.text(piece, inKey);
     const reading = this.reading;
     if (inKey || !reading) return;
     reading.text.add(piece);
   }
 
   override endString(): void {
+    if (this.inDocument > 0) return this.documents.endString();
     const reading = this.reading;
     this.reading = undefined;
     if (!reading) return;
@@ -134,7 +154,7 @@ class TriageReader extends QuietReader {
 /**
  * The certificates sent as the document itself (`"onfido-service-cert": {…}`, not its text), built as JSON.parse
  * would, at most as many characters as MAX_CERTS certificates' texts, member names included (`tooLarge` past
- * it). Certificates sent as text are TriageReader's: their strings are not held here.
+ * it). TriageReader hands it the tokens of such documents alone (certificates sent as text are its own).
  */
 class CertDocuments extends ValueBuilder {
   readonly found: unknown[] = [];
@@ -154,15 +174,6 @@ class CertDocuments extends ValueBuilder {
   /** A member of a kept document costs its name too (and a comma and a colon): long or many names count against the bound as text does. */
   override key(name: string): void {
     super.key(name);
-    const { path } = this;
-    if (path.depth >= 3 && path.keys[0] === 'data' && path.keys[1] === 'certs') this.count(name.length + 2);
-  }
-
-  override startString(): void {
-    if (!this.path.at(['data', 'certs', '*'])) super.startString();
-  }
-
-  override scalar(kind: ScalarKind, bytes: Buffer, from: number, to: number): void {
-    if (!this.path.at(['data', 'certs', '*'])) super.scalar(kind, bytes, from, to);
+    this.count(name.length + 2);
   }
 }
