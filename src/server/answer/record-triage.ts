@@ -99,7 +99,10 @@ class TriageReader extends QuietReader {
   }
 
   override startString(): void {
-    if (this.inDocument > 0) return this.documents.startString();
+    if (this.inDocument > 0) {
+      this.documents.startString();
+      return;
+    }
     if (this.path.at(['data', 'identities', '*', 'type'])) this.reading = { kind: 'type', text: new BoundedText(16) };
     else if (this.path.at(['data', 'certs'])) this.reading = { kind: 'certs', text: new BoundedText(CERT_TEXT * MAX_CERTS + 1) };
     else if (!this.path.at(['data', 'certs', '*'])) return;
@@ -109,19 +112,28 @@ class TriageReader extends QuietReader {
 
   /** A certificate sent as a number, true, false or null, or the certificates as a number, true or false: named unread by the page. */
   override scalar(kind: ScalarKind, bytes: Buffer, from: number, to: number): void {
-    if (this.inDocument > 0) return this.documents.scalar(kind, bytes, from, to);
+    if (this.inDocument > 0) {
+      this.documents.scalar(kind, bytes, from, to);
+      return;
+    }
     if (this.path.at(['data', 'certs', '*']) || (kind !== 'null' && this.path.at(['data', 'certs']))) this.unread = true;
   }
 
   override text(piece: TextPiece, inKey: boolean): void {
-    if (this.inDocument > 0) return this.documents.text(piece, inKey);
+    if (this.inDocument > 0) {
+      this.documents.text(piece, inKey);
+      return;
+    }
     const reading = this.reading;
     if (inKey || !reading) return;
     reading.text.add(piece);
   }
 
   override endString(): void {
-    if (this.inDocument > 0) return this.documents.endString();
+    if (this.inDocument > 0) {
+      this.documents.endString();
+      return;
+    }
     const reading = this.reading;
     this.reading = undefined;
     if (!reading) return;
