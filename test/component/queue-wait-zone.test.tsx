@@ -77,6 +77,21 @@ describe("the service's wait beside a tab's rows", () => {
     );
   });
 
+  it("asks for the view again when the service's wait ends, and shows what was read after it", async () => {
+    const until = new Date(Date.now() + 300);
+    const extras = { approved: { index: { at: new Date().toISOString(), dated: 1, of: 1, limited: { until: until.toISOString() } } } };
+    const { requests } = stubApi({ applicants: approved, queueExtras: extras });
+    renderWithProviders('/applicants?status=approved');
+    await waitFor(() => expect(freshness()).toContain('The KYC service is limiting requests;'));
+    const asked = requests.filter((url) => url.startsWith('/api/applicants')).length;
+    // The crawler has read the list since the wait ended: the next view says so.
+    extras.approved.index = { at: new Date().toISOString(), dated: 1, of: 1 } as typeof extras.approved.index;
+    // Before: the page kept the line (a time already passed) until a Refresh.
+    await waitFor(() => expect(freshness()).not.toContain('limiting requests'), { timeout: 6_000 });
+    expect(requests.filter((url) => url.startsWith('/api/applicants')).length).toBe(asked + 1);
+    expect(freshness()).toMatch(/^List read from the KYC service/);
+  });
+
   it('does not say a wait whose end has passed as still to come', async () => {
     readTab({
       error: { message: MESSAGE, at: new Date(Date.now() - 40_000).toISOString(), until: new Date(Date.now() - 10_000).toISOString() },

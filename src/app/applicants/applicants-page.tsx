@@ -162,6 +162,7 @@ function QueuePanel({
   const { list, error } = queue;
   const { info } = useEnvironment();
   const zone = useZoneMode();
+  const now = useNow();
   // Only a filter the service refused reaches here with this code (the page says so for the list as a whole).
   if (error?.code === 'applicants_unavailable') {
     return (
@@ -189,7 +190,7 @@ function QueuePanel({
         filter={filter}
         page={page}
         hrefOf={hrefOf}
-        crawling={list.data.index?.crawling === true && (listLimitText(list.data.index, zone) ?? true)}
+        crawling={list.data.index?.crawling === true && (listLimitText(list.data.index, zone, now) ?? true)}
         withheld={list.data.index?.error?.withheld === true}
         filtered={filtered}
       />

@@ -195,6 +195,7 @@ export function QueueFreshness({
   const now = useNow();
   const zone = useZoneMode();
   if (!index) return null;
+  const limitText = listLimitText(index, zone, now);
   // A tab of a status the service never dates has no date to look up (its order note says so); All's count
   // leaves those rows out, and says how many, so that "14 of 14 dated" beside 15 rows is no miscount.
   const datedText = `${index.dated.toLocaleString()} of ${index.of.toLocaleString()} dated${index.undated ? `; ${undatedRows(index.undated)} not dated by the service` : ''}`;
@@ -218,12 +219,12 @@ export function QueueFreshness({
   return (
     <p className="text-xs text-slate-600" data-testid="queue-freshness" data-crawling={index.crawling ? 'true' : undefined}>
       {text}
-      {index.limited && <span className="text-amber-900"> {listLimitText(index, zone)}</span>}
+      {limitText && <span className="text-amber-900"> {limitText}</span>}
       {index.error && (
         <span className="text-amber-900">
           {index.error.withheld ? ' ' : ' The last read of the list failed: '}
           {index.error.message}
-          {index.error.until && !index.limited && Date.parse(index.error.until) > now.getTime() && ` ${waitText(index.error.until, zone)}`}
+          {index.error.until && !limitText && Date.parse(index.error.until) > now.getTime() && ` ${waitText(index.error.until, zone)}`}
         </span>
       )}
     </p>

@@ -1,8 +1,10 @@
 import { keepPreviousData, type QueryClient, useIsFetching, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { type ApplicantFilter, type ApplicantsPage, DOCUMENTED_FILTERS } from '../../kyc/contract/applicants.ts';
 import { ApiError, asApiError } from '../api/api-error.ts';
 import { useFailureDuringRetry } from '../api/failure-during-retry.ts';
 import { applicantsQueries, type QueueFilters, queuePageQuery } from './applicants-queries.ts';
+import { waitEnd } from './queue-limit.ts';
 import { type OverSla, QUEUE_TABS, type QueueTab, tabKey, type TabCount } from './applicants-tabs.tsx';
 
 /** A filter the service does not document, which it refused: its tab is not offered. */
@@ -24,6 +26,14 @@ function latestView(queryClient: QueryClient, environment: string | undefined): 
     .sort((a, b) => b.state.dataUpdatedAt - a.state.dataUpdatedAt);
   return views[0]?.state.data as ApplicantsPage | undefined;
 }
+
+/**
+ * How long after the service's wait the view is asked again: the crawler's read that follows the wait has
+ * begun by then, so the view says "still reading" or has the rows, not the wait again.
+ */
+const AFTER_WAIT_MS = 2_000;
+/** The longest wait a view is held to before it is asked again (the service's waits are capped at 300 s: service-wait.ts). */
+const MAX_WAIT_MS = 5 * 60_000;
 
 /** Two pages of the same list (environment, tab and filters), which may differ in their page only. */
 function samePaging(a: readonly unknown[] | undefined, b: ReturnType<typeof queuePageQuery>['queryKey']): boolean {
@@ -50,6 +60,14 @@ export function useQueue(filter: ApplicantFilter | undefined, page: number, envi
   const fetching = useIsFetching({ queryKey: applicantsQueries.all() }) > 0;
   const current = list.data && !list.isPlaceholderData ? list.data : undefined;
   const view = list.data?.counts ? list.data : latestView(queryClient, environment);
+  // The service's wait ends: the crawler reads the list again, and the page asks for the view again.
+  const ends = waitEnd(current?.index, Date.now());
+  const { refetch } = list;
+  useEffect(() => {
+    if (ends === undefined) return;
+    const timer = setTimeout(() => void refetch(), Math.min(ends - Date.now(), MAX_WAIT_MS) + AFTER_WAIT_MS);
+    return () => clearTimeout(timer);
+  }, [ends, refetch]);
 
   const counts: Record<string, TabCount> = {};
   const overSla: Record<string, OverSla | undefined> = {};

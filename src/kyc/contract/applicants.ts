@@ -162,7 +162,8 @@ export const queueIndexStateSchema = z.object({
   undated: z.optional(z.int().check(z.positive())),
   /**
    * `withheld`: nothing was asked, to keep identity data (the list would be read with a key that may delete it).
-   * `until`: the end of the wait the failure named (the service's 429), while it runs: the list is read again after it.
+   * `until`: the end of the wait the failure named (the service's 429, or a gateway's 503 that names one), while it
+   * runs: the list is read again after it.
    */
   error: z.optional(
     z.object({ message: z.string(), at: z.string(), withheld: z.optional(z.literal(true)), until: z.optional(z.string()) }),
