@@ -51,6 +51,13 @@ describe("a support user's custom fields", () => {
     expect(body).toContain('"customFields":{"accountNumber":12345678901234567890,"amount":0.10000000000000001,"score":7,"limit":1e21}');
   });
 
+  it('answer them as the service wrote them when customFields is sent as the text of its JSON', async () => {
+    const text = '{"accountNumber":12345678901234567890,"amount":0.10000000000000001,"score":7,"limit":1e21,"secret":12345678901234567890}';
+    const body = await lookUpAsSupport(JSON.stringify(text));
+    // Before (Node 20's JSON.parse read the text): "accountNumber":12345678901234567000,"amount":0.1,…,"limit":1e+21.
+    expect(body).toContain('"customFields":{"accountNumber":12345678901234567890,"amount":0.10000000000000001,"score":7,"limit":1e21}');
+  });
+
   it('attack: a repeated member answers the value read last as sent, never the text of the one it replaced', async () => {
     const body = await lookUpAsSupport(
       '{"accountNumber":5,"accountNumber":12345678901234567890,"amount":0.10000000000000001,"amount":0.5,"score":1e21,"score":"7","limit":1e21,"limit":{"a":1}}',

@@ -1,9 +1,9 @@
 import { LOOKUP_KINDS } from '../../kyc/contract/lookup.ts';
-import { mapFromText } from '../../kyc/contract/map-text.ts';
 import { shareNumberTexts } from '../../kyc/contract/number-text.ts';
 import { keptAtStatusLevel } from '../../kyc/contract/schema.ts';
 import { WRAPPERS as CONTRACT_WRAPPERS, WRAPPED_FIELDS } from '../../kyc/contract/second-envelope.ts';
 import { setMember } from './answer-value.ts';
+import { mapFromTextKeepingNumbers } from './map-text-numbers.ts';
 import { ENVELOPE_ERROR_MEMBERS } from './envelope-members.ts';
 
 /**
@@ -88,8 +88,8 @@ export const MAX_CUSTOM_FIELDS_TEXT = 1024 * 1024;
 
 /**
  * `customFields` as a support user's answer keeps it, from what the service sent (`given`): of an object,
- * or of text holding the JSON of one (read by the full level's one rule, map-text.ts, when it is at most
- * MAX_CUSTOM_FIELDS_TEXT characters), the support fields (`fields`) alone, one holding an object or a
+ * or of text holding the JSON of one (read by the full level's one rule, map-text.ts, its numbers' text
+ * kept as sent: map-text-numbers.ts; when it is at most MAX_CUSTOM_FIELDS_TEXT characters), the support fields (`fields`) alone, one holding an object or a
  * list by its form (containerForm), no other member ever; none (`{}`) when absent or null; any other value
  * (a list, a number, text that holds no JSON object or is longer than the bound) by its form alone
  * (formOnly), so that it is said sent but unread. A number's text as sent goes with a support field read
@@ -100,7 +100,7 @@ export function supportFieldsKept(given: unknown, fields: readonly string[]): un
   const map = isObject(given)
     ? given
     : typeof given === 'string' && given.length <= MAX_CUSTOM_FIELDS_TEXT
-      ? mapFromText(given)
+      ? mapFromTextKeepingNumbers(given)
       : undefined;
   if (!map) return formOnly(given);
   const custom: Record<string, unknown> = {};
