@@ -180,12 +180,18 @@ describe("the service's refusal of a page of its applicants list (the queue's cr
   }
 
   // The crawler's failure is kept in the index and shown to every user: the service's words are not (they may name a candidate).
-  it('the error envelope answered with a success status: said as a refusal, not a schema report, without its reason', async () => {
+  it('the error envelope answered with a success status: said as the status it states (crawler-stated-errors), not a schema report, without its reason', async () => {
     const page = await queueAfter(200, '{"status":"error","message":"Invalid refId","code":400}');
-    expect(page).toContain('The KYC service refused the applicants list.');
+    expect(page).toContain('The KYC service answered with an error (HTTP 400).');
     expect(page).not.toContain('Invalid refId');
     expect(page).not.toContain('✖');
     expect(page).not.toContain('expected shape');
+  });
+
+  it('the error envelope answered with a success status and no code: said as a refusal, without its reason', async () => {
+    const page = await queueAfter(200, '{"status":"error","message":"Invalid refId"}');
+    expect(page).toContain('The KYC service refused the applicants list.');
+    expect(page).not.toContain('Invalid refId');
   });
 
   it('the error envelope with an error status: the status, not the reason', async () => {
@@ -206,10 +212,7 @@ describe("the service's refusal of a page of its applicants list (the queue's cr
   });
 
   it('attack: a refusal of 10 000 characters behind a direction override: none of it reaches the page', async () => {
-    const page = await queueAfter(
-      200,
-      JSON.stringify({ status: 'error', message: `\u202eNo\u2067 list\u0000 ${'z'.repeat(10_000)}`, code: 400 }),
-    );
+    const page = await queueAfter(200, JSON.stringify({ status: 'error', message: `\u202eNo\u2067 list\u0000 ${'z'.repeat(10_000)}` }));
     // A tab never read whole: the page is the failure of its first read.
     const { message } = errorOf({ body: page } as RawResponse);
     expect(message).toBe('The KYC service refused the applicants list.');

@@ -5,6 +5,7 @@ import { ApiFailure } from '../http/api-failure.ts';
 import type { JsonPath } from './answer-scan.ts';
 import { CONTAINER_COST, setMember, ValueBuilder } from './answer-value.ts';
 import { MAX_ARCHIVE_DATE } from './archive-watch.ts';
+import { errorMemberPlace, openedEnvelopePlace } from './envelope-members.ts';
 
 /**
  * A page of the service's applicants list read for what the queue index takes from it (crawler-list.ts,
@@ -87,8 +88,10 @@ export class ListPageReader extends ValueBuilder {
    */
   protected override openOutside(bracket: '{' | '['): boolean {
     const empty = () => (bracket === '{' ? {} : []);
-    if (this.path.depth === 0) {
-      if (bracket === '{') this.root = {};
+    // The envelope itself, and an `extra` or `error` object of an error envelope, as the error members' reader opens them.
+    const opened = openedEnvelopePlace(this.path, bracket, this.root);
+    if (opened) {
+      this.root = opened.root;
       return true;
     }
     if (this.root && this.path.at(['data'])) {
@@ -144,10 +147,9 @@ export class ListPageReader extends ValueBuilder {
   /** Where a value starting outside every kept one goes; undefined when it is passed over. */
   protected outside(): ((value: unknown) => void) | undefined {
     const { root, data, records, record, path } = this;
-    if (root && (path.at(['status']) || path.at(['message']))) {
-      const key = path.keys[0]!;
-      return (value) => setMember(root, key, value);
-    }
+    // `status`, and an error envelope's members (its `code` and its wait, read as the lookups read them: crawler-list.ts).
+    const errorMember = root && errorMemberPlace(path, root);
+    if (errorMember) return errorMember;
     if (root && path.at(['data'])) return (value) => setMember(root, 'data', value);
     if (data && path.at(['data', '*']) && KEPT_DATA.has(path.keys[1]!)) {
       const key = path.keys[1]!;

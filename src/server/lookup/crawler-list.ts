@@ -21,6 +21,7 @@ import { crawlerFullKeyWithheld } from './crawler-full-key.ts';
 import { listShapeFailure } from './list-shape.ts';
 import type { LookupDeps } from './lookup-steps.ts';
 import { unreadableAnswer } from './unreadable-answer.ts';
+import { statedListError } from '../upstream/upstream-failures.ts';
 import { QUEUE_INDEX_USER } from './queue-lookup.ts';
 
 /**
@@ -38,7 +39,12 @@ export type ListPage =
   /** `total`: the service's count of the list, when its answer gives one. */
   /** `idless`: the records with a status but no id, counted by status (idless.ts). */
   | { ok: true; records: Applicant[]; skipped?: Skipped; idless?: Idless[]; total?: number; served: number; askedAt: number }
-  | { ok: false; failure: ApiFailure; upstreamStatus: number | null; notAsked?: true; withheld?: true };
+  /**
+   * `upstreamStatus`: the service's status, as its status line gave it or, for an error envelope in a 200, as
+   * the envelope stated it (statedListError), which the crawler acts on; `statusLine`, then, the 200 it came
+   * with, which the audit line records as the service's answer.
+   */
+  | { ok: false; failure: ApiFailure; upstreamStatus: number | null; statusLine?: number; notAsked?: true; withheld?: true };
 
 export type ListDeps = Pick<
   LookupDeps,
@@ -105,7 +111,7 @@ export async function fetchListPage(
       records: page.ok ? page.records.length : null,
       status,
       code: page.ok ? null : page.failure.code,
-      upstreamStatus: page.ok ? 200 : page.upstreamStatus,
+      upstreamStatus: page.ok ? 200 : (page.statusLine ?? page.upstreamStatus),
       level: (page.ok ? 200 : page.upstreamStatus) === null ? null : deps.hasStatusKey ? 'status' : 'stripped',
       durationMs: Math.round(performance.now() - started),
       queueIndex: true,
@@ -224,6 +230,14 @@ async function readPage(
   const limits = { maxResponseBytes: deps.settings.limits.maxResponseBytes, keys: deps.upstream.keys };
   const read = await readValue(outcome.response, limits, (path) => new ListPageReader(path), LIST_FAILURES);
   if (!read.ok) return { ...read, upstreamStatus };
+  // The service's error envelope in a 200, stating an error status: read as that status on the status line (its wait held, its filter refused).
+  const scope = deps.hasStatusKey ? 'status' : 'full';
+  const stated = statedListError(read.value, outcome.response.headers, deps.upstream.keys, deps.upstream.keyInUse(scope));
+  if (stated) {
+    const { retryAfterSeconds } = stated.failure;
+    if (stated.status === 429 && retryAfterSeconds !== undefined) await deps.upstream.statedListWait(retryAfterSeconds);
+    return { ok: false, failure: stated.failure, upstreamStatus: stated.status, statusLine: upstreamStatus };
+  }
   const parsed = upstreamApplicantsEnvelopeSchema.safeParse(read.value);
   if (!parsed.success) {
     return { ok: false, failure: listShapeFailure(read.value, parsed.error.issues, deps.upstream.keys), upstreamStatus };

@@ -78,9 +78,8 @@ export interface UpstreamClient {
    */
   answerGuard(body: ScannedBody, asked?: AskedCandidate): AnswerGuard;
   /**
-   * Until when the service asked to be left alone with `operation` (the last 429's wait of that operation,
-   * service-wait.ts), in ms on the client's clock; 0 or a past time when it did not. A batch waits for the
-   * lookups', the queue's crawler for each of its requests' own.
+   * Until when the service asked to be left alone with `operation` (the last 429's wait of that operation, service-wait.ts),
+   * in ms on the client's clock; 0 or a past time when it did not. A batch waits for the lookups', the crawler for its own.
    */
   pausedUntil(operation: ServiceOperation): number;
   /** During that wait: the refusal of a request that is then not sent, with the seconds left; else undefined. */
@@ -90,6 +89,8 @@ export interface UpstreamClient {
    * 429 is, at once here, and told to the other instances without holding this answer for them.
    */
   statedWait(seconds: number): void;
+  /** The same stated in a list page's 200 (statedListError): held as the list's 429 is, other instances told before it settles. */
+  statedListWait(seconds: number): Promise<void>;
   /** The key a request of `scope` goes with and where it is set: what a 401 stated in a 200's envelope names, as an HTTP 401 does. */
   keyInUse(scope: 'full' | 'status'): KeyInUse;
 }
@@ -148,6 +149,7 @@ export function createUpstreamClient(
     pausedUntil: (operation) => waits[operation].pausedUntil(),
     waiting: (operation) => waits[operation].waiting(),
     statedWait: (seconds) => void waits.lookup.asked(seconds).catch(() => {}),
+    statedListWait: (seconds) => waits.list.asked(seconds).catch(() => {}),
     keyInUse: (scope) => keyInUse(target, scope),
     fetchCandidate(request) {
       const headers = { authorization: keyFor(request.scope), ...ASKED_FORM };

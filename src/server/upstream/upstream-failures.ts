@@ -94,6 +94,26 @@ export function statedErrorOf(
   };
 }
 
+/**
+ * A page of the applicants list whose body is the service's error envelope (`"status":"error"`) stating
+ * an error status in its `code`, whatever its status line says: read as that status would be on the status
+ * line (failureOfListStatus, with the envelope's message and wait), as the lookups read it (statedErrorOf).
+ * Read only as its reason before ("refused the applicants list"): a stated 429 held no wait, so the crawler
+ * asked again at once; a stated 401 named no key; a stated 400 to an undocumented filter failed the whole
+ * queue view instead of leaving that tab out. Undefined for any other body.
+ */
+export function statedListError(
+  value: unknown,
+  headers: http.IncomingHttpHeaders,
+  keys: KeySearch,
+  key: KeyInUse,
+): { status: number; failure: ApiFailure } | undefined {
+  if ((value as { status?: unknown } | undefined)?.status !== 'error') return undefined;
+  const status = statedStatus(value);
+  if (status === undefined) return undefined;
+  return { status, failure: failureOfListStatus(status, saidInEnvelope(headers, status, value, keys, false), key) };
+}
+
 /** The envelope's `code` as an error status: a whole number (or its digits) from 400 to 599; undefined for any other. */
 function statedStatus(value: unknown): number | undefined {
   const code = typeof value === 'object' && value !== null ? (value as { code?: unknown }).code : undefined;
