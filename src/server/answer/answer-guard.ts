@@ -1,5 +1,5 @@
 import { Transform, type TransformCallback } from 'node:stream';
-import { scanOf, type AnswerScan, type ScannedBody } from './answer-scan.ts';
+import { scanOf, type AnswerScan, ScanFault, type ScannedBody } from './answer-scan.ts';
 import { EnvelopeWatch, ErrorMembers } from './envelope-members.ts';
 import { envelopeStart, MAX_ENVELOPE_PREFIX, type Opening } from './envelope-start.ts';
 import { causeOfHead, type NotARecordCause } from './not-a-record.ts';
@@ -26,7 +26,8 @@ export type GuardProblem =
   | 'error_envelope'
   | 'not_json'
   | 'incomplete'
-  | 'too_deep';
+  | 'too_deep'
+  | 'scan_fault';
 
 const PROBLEMS: Record<GuardProblem, string> = {
   key_reflected: "the answer contains this server's API key",
@@ -39,6 +40,7 @@ const PROBLEMS: Record<GuardProblem, string> = {
   not_json: 'the answer is not JSON',
   incomplete: 'the answer is incomplete JSON',
   too_deep: 'the answer is nested too deep',
+  scan_fault: 'a reader of the answer failed here',
 };
 
 /**
@@ -101,6 +103,7 @@ function problemSeen(scan: AnswerScan, keyWatch: KeyWatch, envelope: EnvelopeWat
   const repeated = envelope.keys.repeated;
   if (repeated) return new AnswerGuardError('repeated_member', undefined, repeated);
   if (!scan.failure) return undefined;
+  if (scan.failure instanceof ScanFault) return Object.assign(new AnswerGuardError('scan_fault'), { cause: scan.failure.cause });
   if (scan.failure instanceof JsonTooDeepError) return new AnswerGuardError('too_deep');
   return new AnswerGuardError(scan.failure instanceof JsonIncompleteError ? 'incomplete' : 'not_json');
 }

@@ -40,6 +40,18 @@ export class JsonPath {
   }
 }
 
+/**
+ * A reader of the answer failed (threw) while it was read: the answer is refused as this server's fault,
+ * in words that say so (SCAN_FAULT), and the fault (`cause`) logged where its request is known, by its type
+ * and frames only (logUnexpected). A JsonSyntaxError, so that every reader of the scan's `failure` stops.
+ */
+export class ScanFault extends JsonSyntaxError {
+  override name = 'ScanFault';
+  constructor(fault: unknown) {
+    super('a reader of the answer failed', { cause: fault });
+  }
+}
+
 export class AnswerScan implements TokenSink {
   readonly path = new JsonPath();
   private readers: AnswerReader[] = [];
@@ -66,31 +78,38 @@ export class AnswerScan implements TokenSink {
     this.readers = this.readers.filter((other) => other !== reader);
   }
 
-  /** Reads a chunk; false once the body is seen not to be JSON. */
+  /** Reads a chunk; false once the body is seen not to be JSON (or a reader failed: ScanFault). */
   write(chunk: Buffer): boolean {
     this.started = true;
     if (this.failure) return false;
     const read = {};
-    for (const reader of this.readers) reader.bytes?.(chunk, read);
-    return this.guarded(() => this.tokenizer.write(chunk, read));
+    return this.guarded(() => {
+      for (const reader of this.readers) reader.bytes?.(chunk, read);
+      this.tokenizer.write(chunk, read);
+    });
   }
 
-  /** At the body's end; false when it was not one whole JSON value. */
+  /** At the body's end; false when it was not one whole JSON value (or a reader failed at it). */
   end(): boolean {
     this.started = true;
     if (this.failure || !this.guarded(() => this.tokenizer.end())) return false;
     this.ended = true;
-    for (const reader of this.readers) reader.end?.();
-    return true;
+    return this.guarded(() => {
+      for (const reader of this.readers) reader.end?.();
+    });
   }
 
+  /**
+   * A reader's own fault (a bug, or a value it could not take: a stack run out) stops the reading as a
+   * failure of the answer (ScanFault), never as a throw: the scan is fed from a socket's events, where a
+   * throw took the whole process down, for every user.
+   */
   private guarded(read: () => void): boolean {
     try {
       read();
       return true;
     } catch (error) {
-      if (!(error instanceof JsonSyntaxError)) throw error;
-      this.failure = error;
+      this.failure = error instanceof JsonSyntaxError ? error : new ScanFault(error);
       return false;
     }
   }

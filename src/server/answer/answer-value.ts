@@ -1,4 +1,4 @@
-import { type JsonPath, QuietReader, type ScannedBody, scanOf } from './answer-scan.ts';
+import { type JsonPath, QuietReader, ScanFault, type ScannedBody, scanOf } from './answer-scan.ts';
 import { readPiecesInTurns } from './pieces-in-turns.ts';
 import { responseTooLarge } from './too-large.ts';
 import { type ApiFailure, brokenOff } from '../http/api-failure.ts';
@@ -6,7 +6,7 @@ import { JsonIncompleteError, JsonTooDeepError } from './json-tokens.ts';
 import type { ScalarKind } from './json-bytes.ts';
 import { type KeySearch, KeyWatch } from './key-watch.ts';
 import type { TextPiece } from './text-piece.ts';
-import { KEY_IN_ANSWER } from './upstream-body.ts';
+import { KEY_IN_ANSWER, scanFaultFailure } from './upstream-body.ts';
 import { keepNumberText } from '../../kyc/contract/number-text.ts';
 
 /**
@@ -220,6 +220,7 @@ export function readValue(
     /** What the scan has shown so far refuses the answer. */
     const refusal = (): ApiFailure | undefined => {
       if (keyWatch.found) return KEY_IN_ANSWER;
+      if (scan.failure instanceof ScanFault) return scanFaultFailure(scan.failure.cause);
       if (scan.failure instanceof JsonTooDeepError) return failures.tooDeep ?? failures.notJson;
       if (scan.failure) return scan.failure instanceof JsonIncompleteError ? failures.incomplete : failures.notJson;
       return reader.refused ?? (reader.tooLarge ? failures.tooLarge : undefined);

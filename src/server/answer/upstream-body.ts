@@ -18,5 +18,19 @@ export const TOO_DEEP = new ApiFailure(
   `The KYC service's answer is nested deeper than ${MAX_DEPTH} levels, so it could not be sent.`,
 );
 
+/**
+ * A reader of the answer failed as it read it (answer-scan.ts's ScanFault): this server's fault, said as
+ * such, never as the service's; `cause`, what the reader threw, is logged by its type and frames where the
+ * failure is answered (http-reply.ts's sendFailure).
+ */
+export function scanFaultFailure(fault: unknown): ApiFailure {
+  const failure = new ApiFailure(
+    'internal_error',
+    "Candidate Lookup failed while reading the KYC service's answer (its own fault, recorded in its log). Try again; if it keeps happening, tell whoever runs Candidate Lookup.",
+  );
+  failure.cause = fault;
+  return failure;
+}
+
 /** What the answer's readers use of the service's response: its body, status, headers, and whether it came whole. */
 export type UpstreamBody = Readable & Pick<http.IncomingMessage, 'headers' | 'statusCode' | 'complete'>;

@@ -72,6 +72,8 @@ export function sendJson(res: http.ServerResponse, status: number, body: string,
 /** The one way an error leaves the API: the code's status, its JSON body, `Retry-After` or `Allow` when it has them. */
 export function sendFailure(res: http.ServerResponse, failure: ApiFailure): void {
   if (!res.headersSent) (res as Counted)[ERROR_CODE] = failure.code;
+  // This server's own fault, carried to here (a reader of an answer that threw: scanFaultFailure): logged once, by where it was thrown.
+  if (failure.code === 'internal_error' && failure.cause !== undefined) logUnexpected(res, failure.cause);
   sendJson(res, failure.status, JSON.stringify(failure.body()), failure.headers());
 }
 

@@ -10,13 +10,13 @@ import type { ApiSettings } from '../config/settings.ts';
 import { countBytes, NO_RECORD, repeatedMember } from '../http/http-reply.ts';
 import { notARecord, type ServiceSettings } from '../answer/not-a-record.ts';
 import { responseTooLarge } from '../answer/too-large.ts';
-import { requestLog } from '../log/log.ts';
+import { logUnexpected, requestLog } from '../log/log.ts';
 import { type Audit, refuse } from '../audit/audit-trail.ts';
 import { newBoundary, type Split, splitRecord } from '../answer/multipart-answer.ts';
 import { LookupPreviews, PartsWriter, type PreviewMaking } from '../answer/parts-writer.ts';
 import { StatusPart } from '../answer/status-part.ts';
 import { PARTS_BUSY, type PartsBudget, type PartsHolding } from '../answer/parts-budget.ts';
-import { KEY_IN_ANSWER, TOO_DEEP, type UpstreamBody } from '../answer/upstream-body.ts';
+import { KEY_IN_ANSWER, scanFaultFailure, TOO_DEEP, type UpstreamBody } from '../answer/upstream-body.ts';
 import { errorBodyValue } from '../upstream/error-body.ts';
 import { type AnswerEnd, refuseAfterLine, watchAnswerEnd } from './answer-end.ts';
 import { noteListedRecordId } from './listed-record-id.ts';
@@ -26,8 +26,7 @@ import { noteListedRecordId } from './listed-record-id.ts';
  * (answer-guard.ts: a candidate envelope, and no key) and its audit line written.
  */
 
-/** Response headers of the upstream that reach the browser; all others are dropped. The content type is
- * always JSON: whatever the upstream says, personal data is never served as something a browser renders. */
+/** The upstream's response headers that reach the browser, no other. Always typed JSON: personal data is never served as what a browser renders. */
 const FORWARDED_RESPONSE_HEADERS = ['content-length'] as const;
 
 export interface FullAnswer {
@@ -92,8 +91,9 @@ export async function answerFull(
     failed ??= error;
     if (error instanceof AnswerGuardError && error.problem === 'key_reflected') requestLog(res).warn(KEY_REFLECTED_WARNING);
     upstreamRes.destroy();
-    // Before the status line the failure is answered (below); after it, cutting is the only signal left.
+    // Before the status line the failure is answered (below; a reader's fault logged there); after it, cutting is the only signal left.
     if (!res.headersSent) return;
+    if (error instanceof AnswerGuardError && error.problem === 'scan_fault') logUnexpected(res, error.cause);
     // Closed with no fault named, the cut line says the client left (answer-end.ts).
     if (!end || (!answer.inParts && stalledByBrowser(res, error, tooLarge))) return void res.destroy();
     end.cut(...cutOf({ ok: false, error }, tooLarge, answer));
@@ -250,6 +250,7 @@ function guardFailure(error: Error, { stated, asked, settings }: Pick<FullAnswer
   if (error.problem === 'not_an_envelope' || error.problem === 'second_envelope')
     return notARecord(error.notARecord ?? { cause: 'unknown' }, settings);
   if (error.problem === 'no_record') return NO_RECORD;
+  if (error.problem === 'scan_fault') return scanFaultFailure(error.cause);
   return new ApiFailure('upstream_error', NOT_JSON[error.problem]);
 }
 
@@ -279,10 +280,9 @@ function streamBody(res: http.ServerResponse, upstreamRes: UpstreamBody, guard: 
 }
 
 /**
- * The body passed on as it comes but for its last byte, which leaves only once `closing` (the closing
- * line's write) is done: a client that has the whole answer (by its Content-Length, the service's) finds
- * the line in the trail, and never leaves before the end. One byte, not a chunk: a body that stalls or
- * breaks off has passed on all it had but a byte (no copy). A guard that fails ends nothing (it cuts).
+ * The body passed on as it comes but its last byte, which leaves once `closing` (the closing line's write) is done: a client
+ * that has the whole answer (by its Content-Length) finds the line in the trail, never leaves before the end. One byte, not a
+ * chunk: a body that stalls or breaks off has passed on all it had but a byte (no copy). A guard that fails ends nothing.
  */
 function lastAfter(closing: () => Promise<void>): Transform {
   let last: Buffer | undefined;
