@@ -1,3 +1,4 @@
+import { JsonTextTooDeepError, withinTextDepth } from '../contract/json-depth.ts';
 import type { UnreadField } from '../contract/record-reading.ts';
 import { isPlainObject, kindOf } from '../contract/value-kind.ts';
 import type { z } from '../contract/zod.ts';
@@ -31,9 +32,11 @@ type ObjectSchema<T> = z.ZodMiniType<T> & { def: { shape: Record<string, unknown
 export function decodeJsonAttribute<T>(raw: string, schema: ObjectSchema<T>, what: string): Decoded<T> {
   let json: unknown;
   try {
-    json = numbersAsSent(parseJsonKeepingNumbers(raw));
-  } catch {
-    return { ok: false, raw, problem: `The ${what} is not valid JSON.` };
+    json = numbersAsSent(withinTextDepth(parseJsonKeepingNumbers(raw), raw));
+  } catch (error) {
+    // Nested too deep to be read again (json-depth.ts): a 10,000-deep address threw out of the page's card.
+    const deep = error instanceof JsonTextTooDeepError || error instanceof RangeError;
+    return { ok: false, raw, problem: deep ? `The ${what} is JSON nested too deeply to read.` : `The ${what} is not valid JSON.` };
   }
   const parsed = schema.safeParse(json);
   if (parsed.success) return { ok: true, value: parsed.data, unread: [], others: othersOf(json, schema) };
