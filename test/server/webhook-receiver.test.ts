@@ -332,6 +332,13 @@ describe('the webhook receiver: where it answers', () => {
       expect(res.status, path).toBe(404);
       expect(codeOf(res)).toBe('no_such_route');
     }
+    const said = async (path: string) => JSON.parse((await deliver(app.port, deliveryBody(), { path })).body).error.message as string;
+    expect(await said('/webhooks/kyc/quiet')).toBe('No webhook receiver here: this environment has no webhook secret configured.');
+    // A URL mistyped in the service's console is told so, not told to set a secret (which it would never find to set).
+    expect(await said('/webhooks/kyc/stagin')).toBe(
+      'No webhook receiver here: this server has no environment named "stagin". Check the webhook URL: its last part is an environment\'s name.',
+    );
+    expect(await said(`/webhooks/kyc/${encodeURIComponent('<b>x</b>')}`)).toContain('has no environment of that name.');
     const meta = async (path: string) => apiMetaSchema.parse(JSON.parse((await app.get(path)).body)).live;
     expect(await meta('/api/e/quiet/meta')).toBe(false);
     expect(await meta('/api/meta')).toBe(true);

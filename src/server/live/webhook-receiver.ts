@@ -96,11 +96,26 @@ function hintSignature(hinted: Set<string>, res: http.ServerResponse, env: strin
   requestLog(res).warn({ env, cause }, message);
 }
 
-/** The environment a path names: the default one for `/webhooks/kyc`, else by its name; only one with a secret has a receiver. */
-function receiverOf(environments: readonly ApiEnvironment[], path: string): (ApiEnvironment & { webhookSecret: string }) | undefined {
+/**
+ * The environment a path names: the default one for `/webhooks/kyc`, else by its name; only one with a secret has
+ * a receiver. Refused otherwise in words that say which it is: a name no environment has (a URL mistyped in the
+ * service's console, told to set a secret before) is not an environment without a secret. The names configured
+ * are not listed: anyone may post here.
+ */
+function receiverOf(environments: readonly ApiEnvironment[], path: string): ApiEnvironment & { webhookSecret: string } {
   const name = path === WEBHOOK_PATH ? undefined : path.slice(WEBHOOK_PATH.length + 1);
   const environment = name === undefined ? environments[0] : environments.find((e) => e.info.name === name);
-  return environment?.webhookSecret ? (environment as ApiEnvironment & { webhookSecret: string }) : undefined;
+  if (!environment) {
+    const named = name !== undefined && /^[\w.-]{1,64}$/.test(name) ? ` named "${name}"` : ' of that name';
+    throw new ApiFailure(
+      'no_such_route',
+      `No webhook receiver here: this server has no environment${named}. Check the webhook URL: its last part is an environment's name.`,
+    );
+  }
+  if (!environment.webhookSecret) {
+    throw new ApiFailure('no_such_route', 'No webhook receiver here: this environment has no webhook secret configured.');
+  }
+  return environment as ApiEnvironment & { webhookSecret: string };
 }
 
 async function receive(
@@ -111,9 +126,6 @@ async function receive(
   path: string,
 ): Promise<void> {
   const environment = receiverOf(deps.environments, path);
-  if (!environment) {
-    throw new ApiFailure('no_such_route', 'No webhook receiver here: this environment has no webhook secret configured.');
-  }
   if (req.method !== 'POST') throw methodNotAllowed('POST', 'Webhook deliveries are POSTed.');
   const env = environment.info.name;
   const refused = (failure: ApiFailure, event = 'unknown') => refuse(deps, res, env, failure, event);
