@@ -19,7 +19,8 @@ import type { OlderListRecord } from '../../src/server/sandbox/list-shapes.ts';
 import { parseSandboxArgs } from '../../src/server/sandbox/sandbox-args.ts';
 import { parseConfig } from '../../src/server/config/config.ts';
 import { withClockAhead } from './clock.ts';
-import { rawRequest } from './http.ts';
+import { rawRequest, startTestApp } from './http.ts';
+import { pageOf } from './queue-fixture.ts';
 
 const now = new Date('2026-11-20T12:00:00.000Z');
 const candidates = await sampleCandidates({ now });
@@ -258,6 +259,33 @@ describe("the sandbox list's published shapes (sandbox.listShape, --list-shape)"
     }
   });
 
+  it('recordId: the current documentation’s whole records with their recordId, as some extractors read it; the queue opens them by it', async () => {
+    const { own, at } = await shaped('recordId');
+    try {
+      const samples = candidates.map((c) => c.record);
+      const byFullKey = await at(SANDBOX_KEYS.full);
+      expect(byFullKey).toEqual(samples);
+      const byStatusKey = await at(SANDBOX_KEYS.status);
+      expect(byStatusKey.map((r) => r.recordId)).toEqual(samples.map((r) => r.recordId));
+      expect(byStatusKey.every((r) => r.identities === undefined)).toBe(true);
+      // The queue's crawler reads the recordId: Kwame Mensah, who has no refId, is a row here (with `current` he has no id at all).
+      const app = await startTestApp({
+        upstream: { baseUrl: own.url, clientId: SANDBOX_CLIENT_ID, apiKey: SANDBOX_KEYS.full, statusApiKey: SANDBOX_KEYS.status },
+      });
+      try {
+        await app.crawl();
+        const rows = pageOf(await app.get('/api/applicants?limit=100', {})).records;
+        const noRefId = samples.filter((r) => !r.refId);
+        expect(noRefId.length).toBeGreaterThan(0);
+        for (const record of noRefId) expect(rows.map((r) => r.recordId)).toContain(record.recordId);
+      } finally {
+        await app.close();
+      }
+    } finally {
+      await own.close();
+    }
+  });
+
   it('early: the older notes’ records without isArchived', async () => {
     const { own, at } = await shaped('early');
     try {
@@ -272,7 +300,7 @@ describe("the sandbox list's published shapes (sandbox.listShape, --list-shape)"
   it('is chosen with --list-shape or CONFIG_FILE’s sandbox.listShape; any other value is refused, naming the shapes', () => {
     expect(parseSandboxArgs(['--list-shape', 'current'], {})).toMatchObject({ listShape: 'current' });
     expect(parseSandboxArgs([], {}).listShape).toBeUndefined();
-    expect(() => parseSandboxArgs(['--list-shape', 'newest'], {})).toThrow(/--list-shape must be one of older, early, current/);
+    expect(() => parseSandboxArgs(['--list-shape', 'newest'], {})).toThrow(/--list-shape must be one of older, early, current, recordId/);
     expect(parseConfig({}, { sandbox: { listShape: 'early' } }).sandbox.listShape).toBe('early');
     expect(() => parseConfig({}, { sandbox: { listShape: 'newest' } })).toThrow(/sandbox\.listShape/);
   });

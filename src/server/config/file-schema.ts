@@ -239,7 +239,7 @@ export const limitsSchema = strict({
 export type Limits = z.output<typeof limitsSchema>;
 
 /** The shapes of the list operation's records the sandbox can answer in (sandbox/list-shapes.ts says what each is). */
-export const LIST_SHAPES = ['older', 'early', 'current'] as const;
+export const LIST_SHAPES = ['older', 'early', 'current', 'recordId'] as const;
 export type ListShape = (typeof LIST_SHAPES)[number];
 
 export function isListShape(value: string): value is ListShape {
@@ -278,7 +278,7 @@ export const configFileSchema = strict({
     testControls: z.boolean().optional().meta({ description: 'Tests only: POST /_test/status and /_test/reset.' }),
     listShape: z.enum(LIST_SHAPES).optional().meta({
       description:
-        "The shape of the list operation's records: the older notes', early (no isArchived) or the current documentation's (older).",
+        "The shape of the list operation's records: the older notes', early (no isArchived), the current documentation's, or that with recordId (older).",
     }),
   })
     .optional()

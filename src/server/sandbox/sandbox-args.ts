@@ -10,7 +10,7 @@ export interface SandboxArgs extends SandboxSettings {
 }
 
 const USAGE =
-  'usage: npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--data candidates.json] [--large-images] [--hostile] [--test-controls] [--list-shape older|early|current]';
+  'usage: npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--data candidates.json] [--large-images] [--hostile] [--test-controls] [--list-shape older|early|current|recordId]';
 
 /**
  * `npm run sandbox`'s flags: its switches are a command's, not the production server's configuration.
