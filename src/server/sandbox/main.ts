@@ -13,7 +13,9 @@ async function main(): Promise<void> {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   if (args.testControls) {
-    console.log("  --test-controls: POST /_test/status changes a candidate's status, POST /_test/reset undoes it all (tests only)");
+    console.log(
+      "  --test-controls: POST /_test/status changes a candidate's status, POST /_test/reset undoes it all, POST /_test/outage cuts it off (tests only)",
+    );
   }
   console.log(`Sandbox KYC Connect upstream at ${sandbox.url}`);
   if (args.listShape && args.listShape !== 'older')

@@ -5,10 +5,10 @@ import { isLookupKind, type LookupKind } from '../../kyc/contract/lookup.ts';
 import { listApplicants } from './applicants.ts';
 import type { ListShape } from '../config/file-schema.ts';
 import { fullLevelForm, type SandboxCandidate } from './candidates.ts';
-import { dateFieldOf, handleTestControl, handleTestReset, type SetStatus, TEST_RESET_PATH, TEST_STATUS_PATH } from './test-controls.ts';
-import { handleTestOutage, TEST_OUTAGE_PATH, testOutage } from './test-controls.ts';
+import { answerTestControl, dateFieldOf, type SetStatus, type TestControls } from './test-controls.ts';
+import { testOutage } from './test-controls.ts';
 import credentials from './credentials.json' with { type: 'json' };
-import { createWebhookSender, type WebhookTarget } from './webhook-sender.ts';
+import { createWebhookSender, type DeliveryForm, type WebhookTarget } from './webhook-sender.ts';
 import { answerEncrypted, ENCRYPTED_DEMO_REF_ID } from './encrypted-demo.ts';
 import { createRateLimitDemo, RATE_LIMIT_DEMO_REF_ID } from './rate-limit-demo.ts';
 
@@ -60,8 +60,8 @@ export interface SandboxOptions {
   archiveAfterMs?: number;
   clientId?: string;
   keys?: Record<KeyScope, string>;
-  /** Hears of each change to a record (a status set, an archiving): the webhooks' source. */
-  onChange?: (record: CandidateRecord) => void;
+  /** Hears of each change to a record (a status set, an archiving; `form`, a test control's): the webhooks' source. */
+  onChange?: (record: CandidateRecord, form?: DeliveryForm) => void;
   /** The shape the list operation answers in (list-shapes.ts; default `older`). */
   listShape?: ListShape;
 }
@@ -127,12 +127,10 @@ export function createSandboxHandler(options: SandboxOptions): Handler & { setSt
     archiver.reset();
     bodies.clear();
   };
-
+  const find = (kind: LookupKind, id: string) => index.byKind[kind].get(id);
+  const controls: TestControls = { setStatus, reset, startOutage: outage.start, find, send: options.onChange };
   const handler: Handler = (req, res) => {
-    const control = options.testControls ? (req.url ?? '').split('?')[0] : undefined;
-    if (control === TEST_STATUS_PATH) return handleTestControl(req, res, setStatus);
-    if (control === TEST_RESET_PATH) return handleTestReset(req, res, reset);
-    if (control === TEST_OUTAGE_PATH) return handleTestOutage(req, res, outage.start);
+    if (options.testControls && answerTestControl(req, res, controls)) return;
     if (outage.cuts(req)) return;
     archiver.archiveDue(index, change);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -272,7 +270,9 @@ export async function startSandbox(
   const clientId = options.clientId ?? SANDBOX_CLIENT_ID;
   // Each change is sent to the app's receiver, signed, when the app registered one.
   const sender = options.webhook && createWebhookSender(options.webhook, clientId, options.onWebhookProblem);
-  const handler = createSandboxHandler(sender ? { ...options, onChange: (record) => void sender.send(record) } : options);
+  const handler = createSandboxHandler(
+    sender ? { ...options, onChange: (record, form) => void sender.send(record, undefined, form) } : options,
+  );
   const server = http.createServer(handler);
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {

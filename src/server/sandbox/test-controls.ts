@@ -2,6 +2,8 @@ import type http from 'node:http';
 import { z } from 'zod';
 import { LOOKUP_KINDS, type LookupKind } from '../../kyc/contract/lookup.ts';
 import { BodyTooLargeError, readBodyBytes } from '../http/request-body.ts';
+import type { CandidateRecord } from '../../kyc/contract/schema.ts';
+import { DELIVERY_FORMS, type DeliveryForm } from './webhook-sender.ts';
 
 /**
  * Browser tests only (SANDBOX_TEST_CONTROLS=1, refused with a real service): `POST /_test/status` with
@@ -10,11 +12,14 @@ import { BodyTooLargeError, readBodyBytes } from '../http/request-body.ts';
  * every candidate back as it was at start (statuses, and the archive-after-extract demonstration), so
  * that a test can run again against the same sandbox. `POST /_test/outage` with `{"after": n}` answers
  * the next n requests, then cuts every connection unanswered, as a service that went down (the proxy
- * finds it unreachable); the reset ends it.
+ * finds it unreachable); the reset ends it. `POST /_test/webhook` sends a candidate's webhook in one of the
+ * service's other forms.
  */
 export const TEST_STATUS_PATH = '/_test/status';
-export const TEST_RESET_PATH = '/_test/reset';
-export const TEST_OUTAGE_PATH = '/_test/outage';
+const TEST_RESET_PATH = '/_test/reset';
+const TEST_OUTAGE_PATH = '/_test/outage';
+/** `{"kind","id","form"}`: the candidate's webhook sent again as it now is, in one of the service's other forms (webhook-sender.ts). */
+export const TEST_WEBHOOK_PATH = '/_test/webhook';
 
 const statusChangeSchema = z.object({
   kind: z.enum(LOOKUP_KINDS),
@@ -24,16 +29,50 @@ const statusChangeSchema = z.object({
 
 export type SetStatus = (kind: LookupKind, id: string, status: string) => boolean;
 
-export function handleTestControl(req: http.IncomingMessage, res: http.ServerResponse, setStatus: SetStatus): void {
+/** What the controls act on: a status set, every change undone, an outage begun, a candidate found and its webhook sent in another form. */
+export interface TestControls {
+  setStatus: SetStatus;
+  reset(): void;
+  startOutage(after: number): void;
+  find(kind: LookupKind, id: string): CandidateRecord | undefined;
+  send: ((record: CandidateRecord, form: DeliveryForm) => void) | undefined;
+}
+
+/** Answers a control's request (true), or leaves it to the sandbox (false: no control's path). */
+export function answerTestControl(req: http.IncomingMessage, res: http.ServerResponse, controls: TestControls): boolean {
+  const path = (req.url ?? '').split('?')[0];
+  if (path === TEST_STATUS_PATH) handleTestControl(req, res, controls.setStatus);
+  else if (path === TEST_RESET_PATH) handleTestReset(req, res, controls.reset);
+  else if (path === TEST_OUTAGE_PATH) handleTestOutage(req, res, controls.startOutage);
+  else if (path === TEST_WEBHOOK_PATH) handleTestWebhook(req, res, controls);
+  else return false;
+  return true;
+}
+
+function handleTestControl(req: http.IncomingMessage, res: http.ServerResponse, setStatus: SetStatus): void {
   readControl(req, res, statusChangeSchema, 'Send {"kind":"refId","id":"…","status":"approved"}', (change) =>
     setStatus(change.kind, change.id, change.status) ? [200, 'ok'] : [404, 'No such candidate'],
   );
 }
 
+const webhookFormSchema = z.object({ kind: z.enum(LOOKUP_KINDS), id: z.string().min(1).max(256), form: z.enum(DELIVERY_FORMS) });
+
+/** Sends a candidate's webhook as it now is, in another form (404: no such candidate); see TEST_WEBHOOK_PATH. */
+function handleTestWebhook(req: http.IncomingMessage, res: http.ServerResponse, { find, send }: TestControls): void {
+  const usage = `Send {"kind":"refId","id":"…","form":"${DELIVERY_FORMS.join('|')}"}`;
+  readControl(req, res, webhookFormSchema, usage, ({ kind, id, form }) => {
+    const record = find(kind, id);
+    if (!record) return [404, 'No such candidate'];
+    if (!send) return [409, 'This sandbox sends no webhooks: it does inside the app (npm start), to its receiver'];
+    send(record, form);
+    return [200, 'ok'];
+  });
+}
+
 const outageSchema = z.object({ after: z.number().int().min(0).max(100_000) });
 
 /** `{"after": n}`: the sandbox answers n more requests, then none (see the top of this file). */
-export function handleTestOutage(req: http.IncomingMessage, res: http.ServerResponse, startOutage: (after: number) => void): void {
+function handleTestOutage(req: http.IncomingMessage, res: http.ServerResponse, startOutage: (after: number) => void): void {
   readControl(req, res, outageSchema, 'Send {"after":0}', ({ after }) => {
     startOutage(after);
     return [200, 'ok'];
@@ -104,7 +143,7 @@ export function dateFieldOf(status: string): string {
   return `${status.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())}Date`;
 }
 
-export function handleTestReset(req: http.IncomingMessage, res: http.ServerResponse, reset: () => void): void {
+function handleTestReset(req: http.IncomingMessage, res: http.ServerResponse, reset: () => void): void {
   res.writeHead(req.method === 'POST' ? 200 : 405, { 'Content-Type': 'text/plain; charset=utf-8' });
   if (req.method === 'POST') reset();
   res.end(req.method === 'POST' ? 'ok' : 'POST only');

@@ -43,21 +43,43 @@ export interface SandboxDelivery {
   id: string;
   /** `X-Blockpass-Event`, and the body's `event`. */
   event: string;
+  /** Sent without `X-Hub-Signature`, as the service does when no secret is set in its console. */
+  unsigned?: true;
 }
 
-/** A delivery for a record as it now is: its status level (ids, status, dates), never identity data. */
-export function webhookDeliveryOf(record: CandidateRecord, clientId: string, event = webhookEventOf(record.status)): SandboxDelivery {
+/**
+ * The other forms the service's deliveries take (upstream-api-facts.md), which the test controls make
+ * the sandbox send (`POST /_test/webhook`): `ping`, the console's test delivery (`isPing: true`);
+ * `unsigned`, as sent when no secret is set (no `X-Hub-Signature`); `no-record-id`, the documented form
+ * without `recordId`; `guid-reused`, two events of one candidate under one `guid` (and one delivery id),
+ * as the documentation's own samples reuse one.
+ */
+export const DELIVERY_FORMS = ['ping', 'unsigned', 'no-record-id', 'guid-reused'] as const;
+export type DeliveryForm = (typeof DELIVERY_FORMS)[number];
+
+/**
+ * The deliveries of a change to a record as it now is, in `form` (the usual one: one delivery, signed, with its
+ * recordId): its status level (ids, status, dates), never identity data.
+ */
+export function deliveriesOf(record: CandidateRecord, clientId: string, event: string, form?: DeliveryForm): SandboxDelivery[] {
   const id = randomUUID();
-  return { body: JSON.stringify({ ...statusLevelOf(record), guid: id, event, clientId, isPing: false, env: 'sandbox' }), id, event };
+  const { recordId: _recordId, ...withoutRecordId } = statusLevelOf(record);
+  const fields = form === 'no-record-id' ? withoutRecordId : statusLevelOf(record);
+  const of = (named: string) => JSON.stringify({ ...fields, guid: id, event: named, clientId, isPing: form === 'ping', env: 'sandbox' });
+  if (form === 'guid-reused') {
+    const other = event === 'user.created' ? 'user.readyToReview' : 'user.created';
+    return [event, other].map((named) => ({ body: of(named), id, event: named }));
+  }
+  return [{ body: of(event), id, event, ...(form === 'unsigned' ? { unsigned: true as const } : {}) }];
 }
 
-/** The headers the service sends with a delivery: its event, its id, and the signature of the body. */
+/** The headers the service sends with a delivery: its event, its id, and the signature of the body (none for an unsigned one). */
 export function webhookHeadersOf(delivery: SandboxDelivery, secret: string): Record<string, string> {
   return {
     'content-type': 'application/json',
     [WEBHOOK_EVENT_HEADER]: delivery.event,
     [WEBHOOK_DELIVERY_HEADER]: delivery.id,
-    [WEBHOOK_SIGNATURE_HEADER]: signWebhookBody(delivery.body, secret),
+    ...(delivery.unsigned ? {} : { [WEBHOOK_SIGNATURE_HEADER]: signWebhookBody(delivery.body, secret) }),
   };
 }
 
@@ -85,10 +107,9 @@ export function createWebhookSender(target: WebhookTarget, clientId: string, onP
     }
   };
   return {
-    /** Queues a delivery for the record as it now is; resolves once it was sent (or failed). */
-    send(record: CandidateRecord, event?: string): Promise<void> {
-      const delivery = webhookDeliveryOf(record, clientId, event);
-      queue = queue.then(() => deliver(delivery));
+    /** Queues the delivery (in `form`, its deliveries) for the record as it now is; resolves once they were sent (or failed). */
+    send(record: CandidateRecord, event = webhookEventOf(record.status), form?: DeliveryForm): Promise<void> {
+      for (const delivery of deliveriesOf(record, clientId, event, form)) queue = queue.then(() => deliver(delivery));
       return queue;
     },
   };
