@@ -275,7 +275,10 @@ export const configFileSchema = strict({
     data: filePath.optional().meta({ description: 'A JSON file of your own sandbox candidates.' }),
     largeImages: z.boolean().optional().meta({ description: 'Phone-camera sized pictures and more candidates, for benchmarks.' }),
     hostile: z.boolean().optional().meta({ description: 'Tests only: a candidate made of hostile content.' }),
-    testControls: z.boolean().optional().meta({ description: 'Tests only: POST /_test/status, /_test/reset, /_test/outage and /_test/webhook.' }),
+    testControls: z
+      .boolean()
+      .optional()
+      .meta({ description: 'Tests only: POST /_test/status, /_test/reset, /_test/outage and /_test/webhook.' }),
     listShape: z.enum(LIST_SHAPES).optional().meta({
       description:
         "The shape of the list operation's records: the older notes', early (no isArchived), the current documentation's, or that with recordId (older).",
