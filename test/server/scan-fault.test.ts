@@ -10,7 +10,7 @@ import { ListPageReader } from '../../src/server/answer/list-page-reader.ts';
 import { scanFaultFailure } from '../../src/server/answer/upstream-body.ts';
 import { ApiFailure } from '../../src/server/http/api-failure.ts';
 import { sendFailure } from '../../src/server/http/http-reply.ts';
-import { createLogger, startRequestLog } from '../../src/server/log/log.ts';
+import { createLogger, logFaultOf, startRequestLog } from '../../src/server/log/log.ts';
 
 /**
  * A reader of an answer that throws (a bug, or a value it cannot take: a stack run out, as the queue's
@@ -113,6 +113,21 @@ describe("the answer of a reader's fault", () => {
     expect(unexpected).toHaveLength(1);
     expect(unexpected[0]!.error!.type).toBe('RangeError');
     expect(unexpected[0]!.error!.stack.length).toBeGreaterThan(0);
+    expect(lines.join('\n')).not.toContain('Ana Silva');
+  });
+});
+
+describe('a failure carrying a fault, where it is settled without an answer of its own (a batch row, the crawler)', () => {
+  it('is logged by logFaultOf as an unexpected error, by type and frames; no other failure is', () => {
+    const lines: string[] = [];
+    const logger = createLogger({ write: (text: string) => void lines.push(text) });
+    logFaultOf(logger, scanFaultFailure(new RangeError('Ana Silva')));
+    logFaultOf(logger, new ApiFailure('upstream_error', 'The KYC service answered with an error (HTTP 500).'));
+    logFaultOf(logger, new ApiFailure('internal_error', 'no cause'));
+    logFaultOf(logger, undefined);
+    const logged = lines.map((line) => JSON.parse(line) as { msg: string; error: { type: string; stack: string[] } });
+    expect(logged.map((line) => [line.msg, line.error.type])).toEqual([['unexpected error', 'RangeError']]);
+    expect(logged[0]!.error.stack.length).toBeGreaterThan(0);
     expect(lines.join('\n')).not.toContain('Ana Silva');
   });
 });

@@ -2,7 +2,7 @@ import type http from 'node:http';
 import { clientOf } from './client.ts';
 import type { ApiErrorCode } from '../../kyc/contract/api.ts';
 import { ApiFailure, INTERNAL_ERROR_MESSAGE } from './api-failure.ts';
-import { logUnexpected } from '../log/log.ts';
+import { logFaultOf, logUnexpected, requestLog } from '../log/log.ts';
 import { StoreUnavailableError } from '../state/store.ts';
 import { ClientGoneError } from './request-body.ts';
 
@@ -73,7 +73,7 @@ export function sendJson(res: http.ServerResponse, status: number, body: string,
 export function sendFailure(res: http.ServerResponse, failure: ApiFailure): void {
   if (!res.headersSent) (res as Counted)[ERROR_CODE] = failure.code;
   // This server's own fault, carried to here (a reader of an answer that threw: scanFaultFailure): logged once, by where it was thrown.
-  if (failure.code === 'internal_error' && failure.cause !== undefined) logUnexpected(res, failure.cause);
+  logFaultOf(requestLog(res), failure);
   sendJson(res, failure.status, JSON.stringify(failure.body()), failure.headers());
 }
 

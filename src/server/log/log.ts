@@ -133,6 +133,17 @@ export function logUnexpected(res: http.ServerResponse, error: unknown): void {
   requestLog(res).error({ error: describeUnexpected(error) }, 'unexpected error');
 }
 
+/**
+ * A failure that carries this server's own fault as its `cause` (an `internal_error`: a reader of an answer
+ * that threw, upstream-body.ts's scanFaultFailure), logged once where it is settled, as logUnexpected logs
+ * what was thrown: a batch row, the crawler's lookups and list pages, an answer (http-reply.ts). Nothing for
+ * any other failure, nor for none.
+ */
+export function logFaultOf(logger: Logger, failure: { code: string; cause?: unknown } | undefined): void {
+  if (failure?.code === 'internal_error' && failure.cause !== undefined)
+    logger.error({ error: describeUnexpected(failure.cause) }, 'unexpected error');
+}
+
 export interface UnexpectedError {
   /** The error's class name (`TypeError`), or the type of what was thrown when it is not an Error. */
   type: string;

@@ -19,7 +19,7 @@ import {
   waitingFrom,
 } from './lookup-steps.ts';
 import type { SignedInCall } from '../http/routes.ts';
-import { requestLog } from '../log/log.ts';
+import { logFaultOf, requestLog } from '../log/log.ts';
 import { markOpened } from './opened-candidates.ts';
 import { answeredOtherOf, reduceToStatusLevel } from '../answer/status-level.ts';
 import { serviceSettingsOf, statedErrorOf } from '../upstream/upstream-failures.ts';
@@ -160,6 +160,7 @@ function rowSettler(deps: LookupDeps, call: SignedInCall, row: BatchRow, level: 
  */
 function failedRow(deps: Pick<LookupDeps, 'metrics'>, call: SignedInCall, level: Level, failure: ApiFailure): OneResult<FoundRow> {
   deps.metrics.lookups.inc({ code: failure.code, role: call.identity.role, level });
+  logFaultOf(requestLog(call.res), failure);
   const { message } = failure.toldTo(call.identity.role);
   return { ok: false, code: failure.code, message, retryAfterSeconds: failure.retryAfterSeconds };
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { APPLICANT_FILTERS, type ApplicantFilter, DOCUMENTED_FILTERS } from '../../kyc/contract/applicants.ts';
 import { joinIdless } from '../../kyc/contract/idless.ts';
 import { queueRereadMs } from '../../kyc/contract/queue-reread.ts';
-import { describeUnexpected, type Logger } from '../log/log.ts';
+import { describeUnexpected, type Logger, logFaultOf } from '../log/log.ts';
 import { factsOfRecord, parseQueueKey, type QueueIndex } from '../state/queue-index.ts';
 import { CrawlPool, type CrawlClock, RETRY, realClock } from './crawler-pool.ts';
 import type { ListPage } from './crawler-list.ts';
@@ -264,6 +264,7 @@ async function failed(options: ReadOptions, page: Extract<ListPage, { ok: false 
   const error = crawlError(page.failure, { at: options.clock.now(), upstreamStatus, withheld: page.withheld === true });
   const { refused: _was, ...rest } = progress;
   if (options.before?.error?.code !== code) {
+    logFaultOf(options.logger, page.failure);
     const status = upstreamStatus === null ? '' : ` (HTTP ${upstreamStatus})`;
     options.logger.warn(
       { env: environment, tab, code, upstreamStatus },

@@ -5,7 +5,7 @@ import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import { auditWritable, written } from '../audit/audit-trail.ts';
 import type { AuditEntry } from '../audit/audit.ts';
 import { type ApiFailure, otherCandidate } from '../http/api-failure.ts';
-import type { Logger } from '../log/log.ts';
+import { type Logger, logFaultOf } from '../log/log.ts';
 import { answeredOtherOf, reduceToStatusLevel } from '../answer/status-level.ts';
 import type { UpstreamBody } from '../answer/upstream-body.ts';
 import { serviceSettingsOf, statedErrorOf } from '../upstream/upstream-failures.ts';
@@ -83,6 +83,7 @@ export function serverStatusLookup(deps: LookupDeps, log: Logger, user: string, 
         return { ok: false, code: fetched.failure.code };
       }
       const read = await statusOf(deps, log, { user, kind, id: asked.id }, fetched.upstreamRes);
+      logFaultOf(log, read.failure);
       if (!(await audited(read.failure, fetched.upstreamStatus))) return notAsked;
       return read.failure ? { ok: false, code: read.failure.code } : { ok: true, record: read.record };
     } finally {
