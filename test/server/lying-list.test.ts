@@ -109,8 +109,17 @@ describe('a list that gives no total, or no envelope status (read liberally, as 
     expect(queue.data.total).toBe(size);
   });
 
-  it("an envelope that says error is still refused, without the service's reason (the index keeps none of its words)", async () => {
+  it("an envelope that says error is still refused, as the status it states, without the service's reason (the index keeps none of its words)", async () => {
     const { app } = await listing(upTo250, () => ({ status: 'error', message: 'Not allowed', code: 403 }));
+    await app.crawl();
+    const queue = await app.get('/api/applicants?status=waiting', COMPLIANCE);
+    // A stated 403 is read as a 403 on the status line (crawler-stated-errors.test.ts): the key is named.
+    expect(queue.body).toContain("The KYC service rejected this server's status-level API key (HTTP 403).");
+    expect(queue.body).not.toContain('Not allowed');
+  });
+
+  it("an envelope that says error with no code is refused as the list's refusal, without the service's reason", async () => {
+    const { app } = await listing(upTo250, () => ({ status: 'error', message: 'Not allowed' }));
     await app.crawl();
     const queue = await app.get('/api/applicants?status=waiting', COMPLIANCE);
     expect(queue.body).toContain('The KYC service refused the applicants list.');
