@@ -2,6 +2,7 @@ import type { LiveEvent } from '../../kyc/contract/live-events.ts';
 import type { LookupKind } from '../../kyc/contract/lookup.ts';
 import { statusInfo } from '../../kyc/contract/status.ts';
 import { candidateLink } from '../meta/candidate-link.ts';
+import { ownEntry } from '../../kyc/contract/own-entry.ts';
 
 const EVENT_LABELS: Record<string, string> = {
   'user.created': 'New candidate',
@@ -15,7 +16,7 @@ const EVENT_LABELS: Record<string, string> = {
 
 /** What happened, in words: the event's own, else the status it brought, else the event's name. */
 export function liveEventLabel(event: LiveEvent): string {
-  return EVENT_LABELS[event.event] ?? (event.status ? statusInfo(event.status).label : event.event);
+  return ownEntry(EVENT_LABELS, event.event) ?? (event.status ? statusInfo(event.status).label : event.event);
 }
 
 /** The data is gone on the service: the candidate was deleted or archived. */

@@ -1,6 +1,7 @@
 import { isPictureText } from '../contract/picture-text.ts';
 import type { IdentityAttribute } from '../contract/schema.ts';
 import { humanise } from './labels.ts';
+import { ownEntry } from '../contract/own-entry.ts';
 
 /** Identity attribute names with a dedicated place on the candidate page. */
 export const DEDICATED_ATTRIBUTES = new Set(['given_name', 'family_name', 'dob', 'email', 'address', 'phone']);
@@ -22,7 +23,7 @@ const LABELS: Record<string, string> = {
 
 /** `selfie_national_id` -> "Selfie with national ID"; unknown names humanised (`tax_id` -> "Tax ID"). */
 export function attributeLabel(name: string): string {
-  return LABELS[name] ?? humanise(name);
+  return ownEntry(LABELS, name) ?? humanise(name);
 }
 
 export interface SortedAttributes {

@@ -3,6 +3,7 @@
 import { type NumbersRead, readJsonKeepingNumbers, stringifyKeepingNumbers } from '../contract/number-text.ts';
 import { readCertificateJson } from '../contract/certificate-json.ts';
 import { humanise } from './labels.ts';
+import { ownEntry } from '../contract/own-entry.ts';
 
 const PROVIDER_NAMES: Record<string, string> = {
   onfido: 'Onfido',
@@ -17,7 +18,7 @@ function providerOf(slug: string): string {
 /** `onfido-service-cert` -> "Onfido"; `some-new-provider-cert` -> "Some New Provider". */
 export function certificateTitle(slug: string): string {
   const provider = providerOf(slug);
-  return PROVIDER_NAMES[provider.toLowerCase()] ?? humanise(provider);
+  return ownEntry(PROVIDER_NAMES, provider.toLowerCase()) ?? humanise(provider);
 }
 
 /** A slug naming a provider this tool knows by name. */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { WEBHOOK_DELIVERY_HEADER, WEBHOOK_EVENT_HEADER, WEBHOOK_SIGNATURE_HEADER } from '../../kyc/contract/live-events.ts';
 import { type CandidateRecord, statusLevelOf } from '../../kyc/contract/schema.ts';
 import { signatureOf } from '../http/webhook-signature.ts';
+import { ownEntry } from '../../kyc/contract/own-entry.ts';
 
 /**
  * The sandbox's webhooks (issue 22): in sandbox mode the app's own receiver is registered with the
@@ -28,7 +29,7 @@ const EVENT_OF_STATUS: Record<string, string> = {
 };
 
 export function webhookEventOf(status: string): string {
-  return EVENT_OF_STATUS[status] ?? `user.${status}`;
+  return ownEntry(EVENT_OF_STATUS, status) ?? `user.${status}`;
 }
 
 /** `sha256=<hex>` of the body with the secret, as the service signs (the receiver also takes the bare hex). */

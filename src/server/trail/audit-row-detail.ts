@@ -2,6 +2,7 @@ import { type AuditAction, type AuditRow, QUEUE_ONLY, QUEUE_ONLY_WORDS } from '.
 import { elapsedText } from '../log/elapsed.ts';
 import { answeredWords, cutAnsweredWords } from './answered-record.ts';
 import { filterText } from './audit-filter-text.ts';
+import { ownEntry } from '../../kyc/contract/own-entry.ts';
 
 /**
  * The detail of an audit row (audit-row.ts): the rest of its line in a few words, the same for the audit
@@ -89,7 +90,7 @@ export function detailOf(line: Line, action: AuditAction, text: Text): string | 
       break;
     case 'cut':
       // Cut as another candidate's: what of theirs was sent says it all (the reason's words would call it a refusal).
-      add(cutAnsweredWords(line, text) ?? CUT_WORDS[String(line.cut)] ?? 'the answer was cut short after it began');
+      add(cutAnsweredWords(line, text) ?? ownEntry(CUT_WORDS, String(line.cut)) ?? 'the answer was cut short after it began');
       break;
     default:
       add(typeof line.batchSize === 'number' && `a batch of ${line.batchSize} ids refused whole`);

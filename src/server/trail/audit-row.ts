@@ -6,6 +6,7 @@ import { cutText } from '../audit/audit-line.ts';
 import { heldOf } from '../../kyc/contract/audit-held.ts';
 import { answeredRecordOf } from './answered-record.ts';
 import { detailOf, queueOnlyOf } from './audit-row-detail.ts';
+import { ownEntry } from '../../kyc/contract/own-entry.ts';
 
 /**
  * One line of an audit file as the audit page shows it, the table holds it and the CSV exports it: the
@@ -187,7 +188,7 @@ export function actionOf(line: Line): AuditAction {
       return kind;
     case 'export':
       // A refused hand-off's line has a status, and since its `what` too: it did not happen.
-      return line.status === undefined ? (EXPORTS[String(line.what)] ?? 'export') : 'export';
+      return line.status === undefined ? (ownEntry(EXPORTS, String(line.what)) ?? 'export') : 'export';
     case 'webhook':
     case 'webhook_refused':
       return 'webhook';
