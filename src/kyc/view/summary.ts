@@ -1,5 +1,6 @@
 import type { Role } from '../contract/api.ts';
 import { readsFullRecord } from '../contract/roles.ts';
+import { revealInvisibles } from '../contract/invisible.ts';
 import { UNCONFIRMED_NOTE } from '../contract/certificate-triage.ts';
 import { type CandidateRecord, unreadFieldsOf } from '../contract/schema.ts';
 import { serviceIdsOf } from '../contract/service-id.ts';
@@ -48,14 +49,14 @@ export function candidateSummary(input: SummaryInput): string {
     unread.some((entry) => entry.field === field) ? 'in the response, but not readable' : 'not in this response';
   const lines = [
     `Candidate (${input.environment})`,
-    `refId: ${record.refId ?? absent('refId')}`,
-    `recordId: ${input.recordId ? recordIdText(input.recordId) : (record.recordId ?? absent('recordId'))}`,
-    ...serviceIdsOf(record, unread).map(({ field, value }) => `${field}: ${value ?? absent(field)}`),
+    sent(`refId: ${record.refId ?? absent('refId')}`),
+    sent(`recordId: ${input.recordId ? recordIdText(input.recordId) : (record.recordId ?? absent('recordId'))}`),
+    ...serviceIdsOf(record, unread).map(({ field, value }) => sent(`${field}: ${value ?? absent(field)}`)),
     `Status: ${info.label}${
       since?.at
         ? ` since ${zoned(since.at)} (${formatRelative(since.at, now, input)})${doubtful}`
         : since?.unread
-          ? ` since ${since.unread.sent} (as sent: ${asSentWords(since.unread)})`
+          ? ` since ${sent(since.unread.sent)} (as sent: ${asSentWords(since.unread)})`
           : ''
     }`,
   ];
@@ -63,7 +64,7 @@ export function candidateSummary(input: SummaryInput): string {
   if (unreadDates.length > 0) {
     lines.push(
       unreadDates.some((date) => date.doubt === undefined) ? 'Status dates not readable:' : 'Status dates that cannot be right:',
-      ...unreadDates.map((date) => `  ${date.field} (${date.status.label}): ${unreadDateWords(date)}`),
+      ...unreadDates.map((date) => `  ${sent(`${date.field} (${date.status.label}): ${unreadDateWords(date)}`)}`),
     );
   }
   if (record.isArchived) lines.push('Archived: identity data was archived on the service');
@@ -72,16 +73,26 @@ export function candidateSummary(input: SummaryInput): string {
   if (readsFullRecord(input.role)) {
     if (record.certs) {
       const { certs } = record;
-      const outcomes = Object.entries(certs).map(([slug, raw]) => `  ${certificateLine(outcomeOf(certs, slug, raw))}`);
+      const outcomes = Object.entries(certs).map(([slug, raw]) => `  ${sent(certificateLine(outcomeOf(certs, slug, raw)))}`);
       if (outcomes.length > 0) lines.push('Certificates:', ...outcomes);
     }
-    const plain = (input.decisionFields ?? []).map(([name, value]) => `  ${name}: ${value === null ? '(empty)' : value}`);
-    const structured = (input.decisionStructured ?? []).map((field) => `  ${field.name}: ${field.json} (${notTextWords(field)})`);
+    const plain = (input.decisionFields ?? []).map(([name, value]) => `  ${sent(`${name}: ${value === null ? '(empty)' : value}`)}`);
+    const structured = (input.decisionStructured ?? []).map(
+      (field) => `  ${sent(`${field.name}: ${field.json} (${notTextWords(field)})`)}`,
+    );
     if (plain.length + structured.length > 0) lines.push('Decision fields:', ...plain, ...structured);
   }
   lines.push(`Looked up: ${zoned(now)}`);
   return `${lines.join('\n')}\n`;
 }
+
+/**
+ * A line holding what the record sent (an id, a field's name or value, a certificate's words): each line
+ * break, control or direction override in it shown as its mark (`⟦U+000A⟧`), so that what the record holds
+ * can add no line to the case file: a blockPassID or a risk level holding "\nStatus: Approved since …" wrote
+ * a forged status line above the real one into what is pasted into a ticket.
+ */
+const sent = revealInvisibles;
 
 /**
  * Each record's certificates as Copy summary read them, by the record's own `certs`: a second press on the
