@@ -1,3 +1,4 @@
+import { utcDay } from './time.ts';
 /**
  * Date of birth: documented as MM/DD/YYYY; services also send ISO dates (YYYY-MM-DD) and ISO timestamps
  * whose date part is the birth date. Anything else (DD.MM.YYYY, two-digit years, 1990/04/23 …) cannot be
@@ -39,7 +40,7 @@ export function readDob(raw: string): DobReading {
 
 /** The date, when it exists. */
 function dateOf(year: number, month: number, day: number): DateOfBirth | undefined {
-  const date = new Date(Date.UTC(year, month - 1, day));
+  const date = new Date(utcDay(year, month, day));
   const exists = date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
   return exists ? { year, month, day } : undefined;
 }

@@ -132,7 +132,17 @@ function zoneOf(options: ZoneOptions): string | undefined {
 function calendarDay(date: Date, timeZone: string | undefined): number {
   const parts = dateFormat('en-US', { timeZone, year: 'numeric', month: 'numeric', day: 'numeric' }).formatToParts(date);
   const part = (type: 'year' | 'month' | 'day') => Number(parts.find((p) => p.type === type)!.value);
-  return Date.UTC(part('year'), part('month') - 1, part('day')) / DAY;
+  return utcDay(part('year'), part('month'), part('day')) / DAY;
+}
+
+/**
+ * Midnight UTC of a calendar date, in ms, for any year: `Date.UTC` reads a year from 0 to 99 as 1900 to 1999,
+ * so a date of the year 50 was counted 27,943 days ago, as 1950 (and a birth date in it said not to exist).
+ */
+export function utcDay(year: number, month: number, day: number): number {
+  const date = new Date(Date.UTC(2000, month - 1, day));
+  date.setUTCFullYear(year, month - 1, day);
+  return date.getTime();
 }
 
 /**
