@@ -295,3 +295,25 @@ describe('identity attributes whose value is a number, true or false, or null', 
     expect(note).not.toHaveTextContent(/object|list|JSON/);
   });
 });
+
+describe('an e-mail holding a direction override', () => {
+  it('attack: ana@\u202Emoc.knab is shown as text with the override marked, never as a link that reads one address and writes to another', async () => {
+    show({
+      refId: 'bidi-mail',
+      identities: { given_name: { type: 'string', value: 'Ana' }, email: { type: 'string', value: 'ana@\u202Emoc.knab' } },
+    });
+    const identity = await card('Identity');
+    // Before: <a href="mailto:ana@‮moc.knab">, drawn as "ana@bank.com".
+    expect(within(identity).queryByRole('link')).not.toBeInTheDocument();
+    expect(identity).toHaveTextContent('ana@⟦U+202E⟧moc.knab');
+  });
+
+  it('keeps a plain address a link', async () => {
+    show({
+      refId: 'plain-mail',
+      identities: { given_name: { type: 'string', value: 'Ana' }, email: { type: 'string', value: 'ana@bank.com' } },
+    });
+    const identity = await card('Identity');
+    expect(within(identity).getByRole('link', { name: 'ana@bank.com' })).toHaveAttribute('href', 'mailto:ana@bank.com');
+  });
+});

@@ -27,8 +27,13 @@ const ROW_ATTRIBUTES: Record<string, string> = {
 /** The attributes the card shows (one sent as an object or a list too); other-attributes.tsx shows the rest. */
 export const CARD_ATTRIBUTES: ReadonlySet<string> = new Set(Object.values(ROW_ATTRIBUTES));
 
-/** One plain address, nothing that a mailto: URL would read as more recipients, headers or a body. */
-const PLAIN_EMAIL = /^[^\s@?#,;%&<>"'\\()]+@[^\s@?#,;%&<>"'\\()]+\.[^\s@?#,;%&<>"'\\()]+$/u;
+/**
+ * One plain address, nothing that a mailto: URL would read as more recipients, headers or a body, and no
+ * control or invisible character: `ana@\u202Emoc.knab` read "ana@bank.com" on its link and wrote to
+ * ana@moc.knab (red team). Any other is shown as text, its invisibles marked (LongText).
+ */
+const PLAIN_EMAIL =
+  /^[^\s@?#,;%&<>"'\\()\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+@[^\s@?#,;%&<>"'\\()\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+\.[^\s@?#,;%&<>"'\\()\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+$/u;
 
 /**
  * Given and family name, date of birth with age, e-mail. Missing attributes say so; one the answer held
