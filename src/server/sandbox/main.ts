@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', stop);
   if (args.testControls) {
     console.log(
-      "  --test-controls: POST /_test/status changes a candidate's status, POST /_test/reset undoes it all, POST /_test/outage cuts it off (tests only)",
+      "  --test-controls: POST /_test/status changes a candidate's status, POST /_test/reset undoes it all, POST /_test/outage cuts it off, POST /_test/webhook sends a webhook in another form (tests only)",
     );
   }
   console.log(`Sandbox KYC Connect upstream at ${sandbox.url}`);

@@ -64,8 +64,9 @@ export type DeliveryForm = (typeof DELIVERY_FORMS)[number];
  */
 export function deliveriesOf(record: CandidateRecord, clientId: string, event: string, form?: DeliveryForm): SandboxDelivery[] {
   const id = randomUUID();
-  const { recordId: _recordId, ...withoutRecordId } = statusLevelOf(record);
-  const fields = form === 'no-record-id' ? withoutRecordId : statusLevelOf(record);
+  const level = statusLevelOf(record);
+  const { recordId: _recordId, ...withoutRecordId } = level;
+  const fields = form === 'no-record-id' ? withoutRecordId : level;
   const of = (named: string) => JSON.stringify({ ...fields, guid: id, event: named, clientId, isPing: form === 'ping', env: 'sandbox' });
   if (form === 'guid-reused') {
     const other = event === 'user.created' ? 'user.readyToReview' : 'user.created';
