@@ -6,11 +6,11 @@ import { LOOKUP_KINDS } from '../../src/kyc/contract/lookup.ts';
 import { environmentTable, lastRoutes } from '../../src/server/composition/api-routes.ts';
 import { environmentRoutes } from '../../src/server/composition/api-environments.ts';
 import { findRoute, routeLabel } from '../../src/server/http/routes.ts';
-import type { AuditStore } from '../../src/server/trail/audit-store.ts';
+import type { ActivityDeps } from '../../src/server/trail/audit-routes.ts';
 
 describe("the contract's paths and the server's route table", () => {
   // Only the table's patterns are read here: no route is called, so its settings need not work.
-  const table = environmentTable({ batch: {} as never, replyTemplates: {}, display: undefined, trail: {} as AuditStore });
+  const table = environmentTable({ batch: {} as never, replyTemplates: {}, display: undefined, trail: {} as ActivityDeps });
   const routes = [...environmentRoutes([], table), ...lastRoutes()];
   const labelOf = (path: string) => {
     const found = findRoute(routes, path.split('?')[0]!);

@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { activityApiPath } from '../../kyc/contract/environment-paths.ts';
 import { type ActivityAnswer, activityAnswerSchema } from '../../kyc/contract/audit-search.ts';
+import { ApiError } from '../api/api-error.ts';
 import { apiRequest } from '../api/api-request.ts';
 
 /**
@@ -26,7 +27,10 @@ export const activityQueries = {
         }),
       staleTime: 30_000,
       gcTime: 0,
-      retry: false,
+      // A trail read by many at once (503 server_busy: this server's reads of its files wait their turn,
+      // at most 64 in line) is asked again after the wait it names, twice at most; any other failure is said.
+      retry: (failures, error) => failures < 2 && error instanceof ApiError && error.code === 'server_busy',
+      retryDelay: (_failures, error) => (error instanceof ApiError ? (error.retryAfterSeconds ?? 5) : 5) * 1000,
       refetchOnWindowFocus: false,
     }),
 };

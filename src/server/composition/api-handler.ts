@@ -36,8 +36,8 @@ import { createLiveHub } from '../live/create-live-hub.ts';
 import { createEventStreams, type EventStreamOptions } from '../live/event-stream.ts';
 import { createPresence, PRESENCE_ANNOUNCEMENTS_PER_MINUTE, type PresenceOptions } from '../live/presence.ts';
 import { localPresenceChannel } from '../live/presence-message.ts';
-import { auditRoutes } from '../trail/audit-routes.ts';
 import { sameCandidateIn } from '../trail/same-candidate.ts';
+import { activityOf, trailRoutes } from './trail-wiring.ts';
 import type { AuditStore } from '../trail/audit-store.ts';
 import type { SharedWaits } from '../upstream/service-wait.ts';
 
@@ -131,27 +131,8 @@ function tableOptions(settings: ApiSettings, runtime: ApiRuntime, shared: Shared
     },
     replyTemplates: settings.replyTemplates,
     display: settings.display,
-    ...(runtime.trail ? { trail: runtime.trail } : {}),
+    ...(runtime.trail ? { trail: activityOf(settings, runtime.trail, shared) } : {}),
   };
-}
-
-/** The audit page's routes, where there is an audit trail to read; a search by one id also asks the queue index for the other. */
-function trailRoutes(
-  settings: ApiSettings,
-  runtime: ApiRuntime,
-  shared: Shared,
-  wiring: EnvironmentWiring,
-  names: readonly string[],
-): Route[] {
-  if (!runtime.trail) return [];
-  return auditRoutes({
-    store: runtime.trail,
-    audit: runtime.audit,
-    sameCandidate: sameCandidateIn(wiring.queue.index.store, names),
-    searches: createRateLimiter(shared.store, 'audit-searches', settings.limits.auditSearchesPerMinute),
-    rateLimitKey: shared.access.rateLimitKey,
-    metrics: shared.metrics,
-  });
 }
 
 /** The shared parts, each the runtime's or, where it gives none, this handler's own. */
@@ -204,7 +185,7 @@ export function createApiHandler(settings: ApiSettings, runtime: ApiRuntime): Ap
     events.route,
     presence.route,
     ...sandboxRoutes(simulate),
-    ...trailRoutes(settings, runtime, shared, wiring, names),
+    ...(runtime.trail ? trailRoutes(settings, runtime.trail, runtime.audit, shared, sameCandidateIn(wiring.queue.index.store, names)) : []),
     ...environmentRoutes(served, table),
     ...lastRoutes(),
   ];

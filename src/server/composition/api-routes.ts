@@ -22,8 +22,7 @@ import { lookup } from '../lookup/lookup.ts';
 import { readId } from '../lookup/lookup-steps.ts';
 import type { ApiEnvironment, ServedEnvironment } from '../lookup/served-environment.ts';
 import type { Metrics } from '../ops/metrics.ts';
-import { activityRoute } from '../trail/audit-routes.ts';
-import type { AuditStore } from '../trail/audit-store.ts';
+import { type ActivityDeps, activityRoute } from '../trail/audit-routes.ts';
 
 /**
  * The API's route table: which routes exist, with their methods and what answers them. The routes of
@@ -36,8 +35,8 @@ export interface RouteSettings {
   batch: BatchDeps;
   replyTemplates: Record<string, ReplyTemplate>;
   display: Pick<ApiMeta, 'summaryFields' | 'privacyMaskDefault'> | undefined;
-  /** The audit trail as the app reads it (issue 34): without it, no Activity route. */
-  trail?: AuditStore;
+  /** The audit trail as a candidate's Activity reads it (issue 34): without it, no Activity route. */
+  trail?: ActivityDeps;
 }
 
 /** The routes outside any environment: the session's, and the sign-in mode's own (OpenID Connect). */
@@ -95,7 +94,7 @@ export function environmentTable(settings: Pick<RouteSettings, 'batch' | 'replyT
  * A candidate's Activity in the request's environment. Not audited (reading it is part of the candidate
  * page, whose lookup has its line), so an environment this user may not use is refused here, unaudited.
  */
-function activityEntry(trail: AuditStore): EnvironmentRoute {
+function activityEntry(trail: ActivityDeps): EnvironmentRoute {
   return {
     pattern: ENVIRONMENT_ROUTES.activity,
     method: 'any',

@@ -185,6 +185,11 @@ export const limitsSchema = strict({
     120,
     'Audit page searches and exports per minute per lead, a limit of their own (each writes an audit line); 0 turns it off (120).',
   ),
+  activityPerMinute: limit(
+    1_000_000,
+    120,
+    "A candidate's Activity reads per minute per user, a limit of their own (each reads the audit trail); 0 turns it off (120).",
+  ),
   exportAfterLookupMinutes: whole(1, 7 * 24 * 60)
     .default(720)
     .meta({

@@ -115,3 +115,12 @@ export function readCookie(req: http.IncomingMessage, name: string): string | un
   }
   return undefined;
 }
+
+/** Aborted when the browser goes away before its answer is complete. */
+export function leftEarly(res: http.ServerResponse): AbortSignal {
+  const gone = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) gone.abort();
+  });
+  return gone.signal;
+}

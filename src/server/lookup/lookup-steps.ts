@@ -276,12 +276,3 @@ async function timedOutcome(metrics: Metrics, pending: Promise<UpstreamOutcome>)
   });
   return outcome;
 }
-
-/** Aborted when the browser goes away before its answer is complete. */
-export function leftEarly(res: http.ServerResponse): AbortSignal {
-  const gone = new AbortController();
-  res.once('close', () => {
-    if (!res.writableFinished) gone.abort();
-  });
-  return gone.signal;
-}

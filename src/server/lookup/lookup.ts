@@ -8,13 +8,12 @@ import type { Identity } from '../http/identity.ts';
 import { answerFull, type FullAnswer } from './full-answer.ts';
 import { listedRecordIdFor } from './listed-record-id.ts';
 import { auditOpening } from './opened-candidates.ts';
-import { bytesSent, errorCodeSent, sendFailure, sendJson } from '../http/http-reply.ts';
+import { bytesSent, errorCodeSent, leftEarly, sendFailure, sendJson } from '../http/http-reply.ts';
 import {
   admit,
   archivingGate,
   type Level,
   type LookupDeps,
-  leftEarly,
   levelOf,
   type Plan,
   planOf,

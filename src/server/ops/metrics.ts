@@ -56,7 +56,7 @@ export interface Metrics {
  * of the user's requests to the service that outlasted KYC_TIMEOUT_MS, or a full lookup held back while the
  * first full answer shows whether the key archives after extract (archiving-gate.ts), as long; `audit`: a lead's searches.
  */
-export const LIMITS = ['lookup', 'applicants', 'export', 'batch', 'in_flight', 'archiving_check', 'audit'] as const;
+export const LIMITS = ['lookup', 'applicants', 'export', 'batch', 'in_flight', 'archiving_check', 'audit', 'activity'] as const;
 export type Limit = (typeof LIMITS)[number];
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];

@@ -18,7 +18,7 @@ import { writeLine } from '../audit/audit-trail.ts';
 import { auditReadLine } from '../audit/audit-lines.ts';
 import type { AuditLog } from '../audit/audit.ts';
 import { ApiFailure } from '../http/api-failure.ts';
-import { countBytes, methodNotAllowed, STORE_UNAVAILABLE, sendJson } from '../http/http-reply.ts';
+import { countBytes, leftEarly, methodNotAllowed, STORE_UNAVAILABLE, sendJson } from '../http/http-reply.ts';
 import type { AccessControl } from '../auth/access-control.ts';
 import type { Limit, Metrics } from '../ops/metrics.ts';
 import type { RateLimiter, Take } from '../ops/rate-limit.ts';
@@ -29,6 +29,7 @@ import { any, get, type Route, type SignedInCall } from '../http/routes.ts';
 import { csvHeader, csvRow } from './audit-csv.ts';
 import { asLogged, readerFilter } from './audit-match.ts';
 import type { AuditStore } from './audit-store.ts';
+import type { Asker } from './trail-reads.ts';
 import type { OtherId, SameCandidate } from './same-candidate.ts';
 
 /**
@@ -50,6 +51,18 @@ export interface TrailDeps {
    * log by 2 MB in 10 s.
    */
   searches: RateLimiter;
+  rateLimitKey: AccessControl['rateLimitKey'];
+  metrics: Pick<Metrics, 'rateLimited'>;
+}
+
+/** A candidate's Activity: the trail, and each user's reads of it (limits.activityPerMinute). */
+export interface ActivityDeps {
+  store: AuditStore;
+  /**
+   * Each user's Activity reads, a bucket of their own: each one reads the trail (this instance's files for
+   * up to two seconds, without a database), and unbounded one user sent 518 in a few seconds.
+   */
+  reads: RateLimiter;
   rateLimitKey: AccessControl['rateLimitKey'];
   metrics: Pick<Metrics, 'rateLimited'>;
 }
@@ -87,10 +100,12 @@ async function searchRoute(deps: TrailDeps, call: SignedInCall): Promise<void> {
     ...(cursor ? { cursor } : {}),
     marked: true,
     shown: true,
+    asker: askerOf(deps, call),
   });
   const line = auditReadLine(call, 'search', filter, { ...(cursor ? { page: true } : {}), rows: found.rows.length });
   // Part of a name finds no one (the search wants the whole name): the names that contain it are offered.
-  const similar = filter.user !== undefined && !cursor && found.rows.length === 0 ? await similarUsersOf(deps, filter.user, started) : [];
+  const similar =
+    filter.user !== undefined && !cursor && found.rows.length === 0 ? await similarUsersOf(deps, call, filter.user, started) : [];
   const answer: AuditSearchAnswer = {
     ...found,
     ...(also ? { alsoSearched: also } : {}),
@@ -109,9 +124,9 @@ async function otherIdOf(deps: TrailDeps, filter: AuditFilter): Promise<OtherId 
 }
 
 /** Names offered for a user who found nothing; never a reason to fail the search. */
-async function similarUsersOf(deps: TrailDeps, typed: string, started: number): Promise<string[]> {
+async function similarUsersOf(deps: TrailDeps, call: SignedInCall, typed: string, started: number): Promise<string[]> {
   try {
-    return await deps.store.similarUsers(typed, started);
+    return await deps.store.similarUsers(typed, started, askerOf(deps, call));
   } catch {
     return [];
   }
@@ -141,6 +156,7 @@ async function exportRoute(deps: TrailDeps, call: SignedInCall): Promise<void> {
     for await (const row of deps.store.exportRows(
       readerFilter(asLogged({ ...filter, ...also }), call.identity.user),
       MAX_AUDIT_EXPORT_ROWS,
+      askerOf(deps, call),
     )) {
       if (res.destroyed) return;
       await send(res, csvRow(row));
@@ -168,17 +184,20 @@ function send(res: http.ServerResponse, text: string): Promise<void> {
  * a line names the candidate by the id its lookup was asked with. Not audited itself: it is part of the
  * candidate page, whose lookup has its line.
  */
-export async function activityRoute(store: AuditStore, environment: string, call: SignedInCall, now = Date.now()): Promise<void> {
+export async function activityRoute(deps: ActivityDeps, environment: string, call: SignedInCall, now = Date.now()): Promise<void> {
   if (!seesActivity(call.identity.role)) {
     throw new ApiFailure('role_forbidden', "A candidate's activity is for compliance users and leads.");
   }
+  // Taken before the body is read, once it is a POST of JSON, as a search's is.
+  postOnly(call, 'activity request');
+  await takeFrom(deps, deps.reads, call, 'activity');
   const asked = await readJson(call, activityRequestSchema, 'activity request');
   if (asked.refId === undefined && asked.recordId === undefined)
     throw new ApiFailure('bad_request', 'Name the candidate: refId, recordId or both.');
   const since = new Date(now - ACTIVITY_DAYS * 86_400_000).toISOString();
   const filter = asLogged({ ...asked, env: environment, from: since, actions: ACTIVITY_ACTIONS });
   // Marked as the audit page's search marks them: a row after a break in its instance's chain says so.
-  const found = await store.search(filter, { limit: MAX_ACTIVITY_ROWS, marked: true });
+  const found = await deps.store.search(filter, { limit: MAX_ACTIVITY_ROWS, marked: true, asker: askerOf(deps, call) });
   const answer: ActivityAnswer = {
     rows: found.rows,
     since,
@@ -189,23 +208,41 @@ export async function activityRoute(store: AuditStore, environment: string, call
   sendJson(call.res, 200, JSON.stringify(answer));
 }
 
+/** Whose read of the trail it is, for its turn among this instance's reads (trail-reads.ts); dropped if they go first. */
+function askerOf(deps: Pick<TrailDeps, 'rateLimitKey'>, call: SignedInCall): Asker {
+  return { reader: deps.rateLimitKey(call.req, call.identity), signal: leftEarly(call.res) };
+}
+
 /**
  * One of the lead's searches or exports; refused, it says how long to wait. Both take from one bucket, so
  * the refusal names both: a search refused after many exports, or the reverse, is the same wait.
  */
-async function takeSearch(deps: TrailDeps, call: SignedInCall): Promise<void> {
+function takeSearch(deps: TrailDeps, call: SignedInCall): Promise<void> {
+  return takeFrom(deps, deps.searches, call, 'audit');
+}
+
+const REFUSALS: Record<'audit' | 'activity', string> = {
+  audit: 'You have searched or exported the audit trail many times in a short time.',
+  activity: "You have asked for candidates' activity many times in a short time.",
+};
+
+async function takeFrom(
+  deps: Pick<TrailDeps, 'rateLimitKey' | 'metrics'>,
+  bucket: RateLimiter,
+  call: SignedInCall,
+  limit: 'audit' | 'activity',
+): Promise<void> {
   let taken: Take;
   try {
-    taken = await deps.searches.take(deps.rateLimitKey(call.req, call.identity));
+    taken = await bucket.take(deps.rateLimitKey(call.req, call.identity));
   } catch (error) {
     if (error instanceof StoreUnavailableError) throw STORE_UNAVAILABLE;
     throw error;
   }
   if (taken.ok) return;
-  deps.metrics.rateLimited.inc({ limit: 'audit' satisfies Limit });
+  deps.metrics.rateLimited.inc({ limit: limit satisfies Limit });
   const { retryAfterSeconds } = taken;
-  const message = `You have searched or exported the audit trail many times in a short time. Try again in ${retryAfterSeconds} s.`;
-  throw new ApiFailure('rate_limited', message, { retryAfterSeconds });
+  throw new ApiFailure('rate_limited', `${REFUSALS[limit]} Try again in ${retryAfterSeconds} s.`, { retryAfterSeconds });
 }
 
 /** A POSTed JSON body of at most 16 kB checked against its schema; every refusal says what was wrong, in a line. */

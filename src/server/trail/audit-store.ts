@@ -12,6 +12,7 @@ import { reportsOf, searchTable } from './audit-table.ts';
 import { similarUsersInFiles, similarUsersInTable } from './audit-users.ts';
 import { type ChainWatch, createChainWatch } from './chain-watch.ts';
 import { once, remembered } from './once.ts';
+import { type Asker, createTrailReads, type TrailReadBounds } from './trail-reads.ts';
 import { breaksOf, type SearchPage, searchTableMarked } from './unvouched.ts';
 
 /**
@@ -38,6 +39,8 @@ export interface AuditStoreOptions {
   onChainHashed?: (bytes: number) => void;
   /** How often the retention runs (an hour; a test's shorter). */
   retainEveryMs?: number;
+  /** This instance's reads of its files at once (trail-reads.ts; a test's smaller). */
+  readBounds?: TrailReadBounds;
 }
 
 export interface AuditStore {
@@ -53,12 +56,12 @@ export interface AuditStore {
    * throughout (a cursor of the table means nothing to the files), so a database that fails half-way
    * makes the export fail rather than repeat or skip rows.
    */
-  exportRows(filter: SearchFilter, max: number): AsyncGenerator<AuditRow>;
+  exportRows(filter: SearchFilter, max: number, asker?: Asker): AsyncGenerator<AuditRow>;
   /**
    * People's names in the trail that contain `typed`, capitals ignored, at most 5 (audit-users.ts); read
    * from the files within what is left of the bounds of the search that began at `started` (performance.now()).
    */
-  similarUsers(typed: string, started: number): Promise<string[]>;
+  similarUsers(typed: string, started: number, asker?: Asker): Promise<string[]>;
   /** Lines were written to the file: the table catches up. */
   notify(): void;
   close(): Promise<void>;
@@ -72,10 +75,14 @@ const EXPORT_PAGE = 1000;
 export function createAuditStore(options: AuditStoreOptions): AuditStore {
   const bounds = options.fileBounds ?? FILE_BOUNDS;
   const chains = createChainWatch(options.file, { now: options.now, fullCheckMs: options.fullCheckMs, onHashed: options.onChainHashed });
-  const files = async (filter: SearchFilter, { marked, ...page }: SearchPage) => {
-    const unvouched = marked ? await chains.unvouchedFrom() : undefined;
-    return searchFiles(options.file, options.instance, filter, { ...page, ...(unvouched ? { unvouched } : {}) }, bounds);
-  };
+  const reads = createTrailReads(options.readBounds);
+  const files = (filter: SearchFilter, { marked, asker, ...page }: SearchPage) =>
+    reads.run(asker, async () => {
+      const unvouched = marked ? await chains.unvouchedFrom() : undefined;
+      return searchFiles(options.file, options.instance, filter, { ...page, ...(unvouched ? { unvouched } : {}) }, bounds);
+    });
+  const similarInFiles = (typed: string, started: number, asker: Asker | undefined) =>
+    reads.run(asker, () => similarUsersInFiles(options.file, typed, bounds, started));
   if (!options.databaseUrl) {
     return {
       instance: options.instance,
@@ -85,8 +92,8 @@ export function createAuditStore(options: AuditStoreOptions): AuditStore {
         instances: [await selfState(options.instance, chains)],
         fileBounds: { maxLines: bounds.maxLines, maxMs: bounds.maxMs },
       }),
-      exportRows: (filter, max) => pagesOf((page) => files(filter, { ...page, marked: true }), max),
-      similarUsers: (typed, started) => similarUsersInFiles(options.file, typed, bounds, started),
+      exportRows: (filter, max, asker) => pagesOf((page) => files(filter, { ...page, marked: true, asker }), max),
+      similarUsers: similarInFiles,
       notify: () => {},
       close: async () => {},
     };
@@ -96,7 +103,7 @@ export function createAuditStore(options: AuditStoreOptions): AuditStore {
     createDatabase(options.databaseUrl, { onConnectionLost: connectionLostSayer(options.logger) }),
     chains,
     files,
-    bounds,
+    similarInFiles,
   );
 }
 
@@ -105,7 +112,7 @@ function databaseStore(
   db: Database,
   chains: ChainWatch,
   files: (filter: SearchFilter, page: SearchPage) => ReturnType<typeof searchFiles>,
-  bounds: FileBounds,
+  similarInFiles: (typed: string, started: number, asker: Asker | undefined) => Promise<string[]>,
 ): AuditStore {
   const { instance } = options;
   const ready = once(() => migrate(db));
@@ -145,7 +152,7 @@ function databaseStore(
       return { ...(await files(filter, page)), source: { kind: 'files', fallback: problem, behind } };
     },
     status: () => databaseStatus(db, ready, chains, indexer, options),
-    async *exportRows(filter, max) {
+    async *exportRows(filter, max, asker) {
       await indexer.caughtUp(CATCH_UP_MS);
       const fromTable =
         !indexer.problem() &&
@@ -154,9 +161,12 @@ function databaseStore(
           () => false,
         ));
       // Marked as the search marks them: the CSV's `unvouched` column.
-      yield* pagesOf((page) => (fromTable ? table(filter, { ...page, marked: true }) : files(filter, { ...page, marked: true })), max);
+      yield* pagesOf(
+        (page) => (fromTable ? table(filter, { ...page, marked: true }) : files(filter, { ...page, marked: true, asker })),
+        max,
+      );
     },
-    async similarUsers(typed, started) {
+    async similarUsers(typed, started, asker) {
       if (!indexer.problem()) {
         try {
           await ready();
@@ -165,7 +175,7 @@ function databaseStore(
           // As a search does: the files while the table cannot answer.
         }
       }
-      return similarUsersInFiles(options.file, typed, bounds, started);
+      return similarInFiles(typed, started, asker);
     },
     notify: () => indexer.notify(),
     async close() {

@@ -1,3 +1,4 @@
+import type { Asker } from './trail-reads.ts';
 import type { AuditRow } from '../../kyc/contract/audit-search.ts';
 import type { FileChain } from '../../kyc/contract/audit-status.ts';
 import type { Database } from '../state/postgres.ts';
@@ -23,6 +24,8 @@ export interface SearchPage {
   cursor?: string;
   marked?: boolean;
   shown?: boolean;
+  /** Whose read it is, for its turn among this instance's reads of its files (trail-reads.ts). */
+  asker?: Asker;
 }
 
 type Vouched = { time: string; hash: string };
