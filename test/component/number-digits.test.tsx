@@ -9,6 +9,7 @@ import { BrowserHistory } from '../../src/app/navigation.tsx';
 import { sessionQueries } from '../../src/app/session/session-query.ts';
 import { MAX_VALUES_KEEPING_NUMBERS, numberText, numberTextAt, parseJsonKeepingNumbers } from '../../src/kyc/contract/number-text.ts';
 import { ROUNDED_WORDS } from '../../src/kyc/contract/other-forms.ts';
+import { jsonNumberText } from '../support/json-number.ts';
 import { renderWithProviders, stubApi } from './render.tsx';
 
 /**
@@ -83,20 +84,8 @@ describe('where the browser does not', () => {
   });
 });
 
-/** A JSON number's text by the grammar: a sign, an integer part without leading zeros, a fraction, an exponent. */
-const jsonNumber = fc
-  .record({
-    minus: fc.boolean(),
-    integer: fc.oneof(fc.constant('0'), fc.stringMatching(/^[1-9]\d{0,24}$/)),
-    fraction: fc.option(fc.stringMatching(/^\d{1,25}$/), { nil: undefined }),
-    exponent: fc.option(fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), fc.integer({ min: 0, max: 290 })), {
-      nil: undefined,
-    }),
-  })
-  .map(
-    ({ minus, integer, fraction, exponent }) =>
-      `${minus ? '-' : ''}${integer}${fraction === undefined ? '' : `.${fraction}`}${exponent === undefined ? '' : exponent.join('')}`,
-  );
+/** A JSON number's text by the grammar (its exponent up to 290). */
+const jsonNumber = jsonNumberText();
 
 /** The decimal a number's text names, in one form: `-1.50e2` and `-150` are both `-15e1`. */
 function exactValue(text: string): string {

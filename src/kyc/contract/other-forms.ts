@@ -35,6 +35,8 @@ export interface StructuredField {
   type?: string;
   /** A number read rounded, or for an object or a list one of its numbers (numberText): its digits may not be those sent. */
   rounded?: true;
+  /** A number past the largest JavaScript holds (`1e309` reads as Infinity): `json` is its text as sent, no number read (scalarField). */
+  tooLarge?: true;
 }
 
 type ScalarKind = 'a number' | 'true or false' | 'null';
@@ -62,22 +64,25 @@ export function structuredField(name: string, value: unknown): StructuredField |
 }
 
 /** How the page, the copy and the cards say such a value: "not text: an object, as JSON", "not text: a number". */
-export function notTextWords(field: Pick<StructuredField, 'kind' | 'rounded'>): string {
+export function notTextWords(field: Pick<StructuredField, 'kind' | 'rounded' | 'tooLarge'>): string {
   return `not text: ${sentWords(field)}`;
 }
 
 /** What came, beside the `type` an attribute declared: "declared string; sent as a number". */
-export function sentAsWords(field: Pick<StructuredField, 'kind' | 'rounded'>): string {
+export function sentAsWords(field: Pick<StructuredField, 'kind' | 'rounded' | 'tooLarge'>): string {
   return `sent as ${sentWords(field)}`;
 }
 
-function sentWords({ kind, rounded }: Pick<StructuredField, 'kind' | 'rounded'>): string {
+function sentWords({ kind, rounded, tooLarge }: Pick<StructuredField, 'kind' | 'rounded' | 'tooLarge'>): string {
   const structured = kind === 'an object' || kind === 'a list';
-  return `${kind}${structured ? ', as JSON' : ''}${rounded ? `; ${ROUNDED_WORDS}` : ''}`;
+  return `${kind}${tooLarge ? ` ${TOO_LARGE_WORDS}` : ''}${structured ? ', as JSON' : ''}${rounded ? `; ${ROUNDED_WORDS}` : ''}`;
 }
 
 /** Said of a number read rounded (numberText). */
 export const ROUNDED_WORDS = 'too long to read exactly, its last digits may differ from those sent';
+
+/** Said of a number past the largest JavaScript holds, after "a number" (scalarField): its text is shown, never a number read. */
+export const TOO_LARGE_WORDS = 'too large to read, shown as received';
 
 /**
  * The number at `holder[key]` as a row writes it: as sent where its text was kept (number-text.ts:
@@ -97,18 +102,35 @@ export function fieldText(fields: object | undefined, name: string, value: strin
 }
 
 /**
- * An attribute's value (`attribute.value`) that is a number, true or false, or null, where text was due:
- * kept as its JSON (a number as sent where its text was kept, else its digits: number-text.ts; never a
- * date or a time it might be read as), by the rule of an object's. Undefined for anything else.
+ * An attribute's value (`attribute.value`, or `holder[key]`: a top-level field of the record) that is a
+ * number, true or false, or null, where text was due: kept as its JSON (a number as sent where its text
+ * was kept, else its digits: number-text.ts; never a date or a time it might be read as), by the rule of
+ * an object's. A number past the largest JavaScript holds, its text kept, is marked `tooLarge`. Undefined
+ * for anything else.
  */
-export function scalarField(name: string, attribute: Record<string, unknown>): StructuredField | undefined {
-  const value = attribute.value;
+export function scalarField(name: string, holder: Record<string, unknown>, key = 'value'): StructuredField | undefined {
+  const value = holder[key];
   if (typeof value === 'number') {
-    const { digits, rounded } = numberTextAt(attribute, 'value', value);
-    return { name, json: digits, kind: 'a number', ...(rounded ? { rounded } : {}) };
+    const { digits, rounded } = numberTextAt(holder, key, value);
+    // A text kept of Infinity is the one sent (`1e309`), never JavaScript's "Infinity", which numberText writes where none was.
+    const tooLarge = !Number.isFinite(value) && digits !== String(value);
+    return { name, json: digits, kind: 'a number', ...(rounded ? { rounded } : {}), ...(tooLarge ? { tooLarge: true as const } : {}) };
   }
   if (typeof value === 'boolean') return { name, json: String(value), kind: 'true or false' };
   return value === null ? { name, json: 'null', kind: 'null' } : undefined;
+}
+
+/**
+ * A custom field kept beside the others (`fields`: the custom fields as sent): an object or a list as its
+ * JSON (structuredField), or a number past the largest JavaScript holds (`1e309`, `-1e309`: read as
+ * Infinity), which no row can write as a number, as its text as sent (scalarField) where that text was
+ * kept (number-text.ts). Undefined for anything else, and for such a number where the browser gave no
+ * source text: then it is named unread as "a number too large to read" (value-kind.ts), its digits unknown.
+ */
+export function customFieldAside(name: string, value: unknown, fields: Record<string, unknown>): StructuredField | undefined {
+  if (typeof value !== 'number') return structuredField(name, value);
+  const kept = scalarField(name, fields, name);
+  return kept?.tooLarge ? kept : undefined;
 }
 
 /** The longest JSON kept of one value, in characters: the page cuts it further, and a copy holds no more. */

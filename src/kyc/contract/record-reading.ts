@@ -12,7 +12,14 @@ import { JSON_TEXT_ATTRIBUTES } from './identity-values.ts';
 import { readUntypedAttribute } from './identity-forms.ts';
 import { mapFromText } from './map-text.ts';
 import { shareNumberTexts, stringifyKeepingNumbers } from './number-text.ts';
-import { attachStructuredFields, markSentAsObject, scalarField, type StructuredField, structuredField } from './other-forms.ts';
+import {
+  attachStructuredFields,
+  customFieldAside,
+  markSentAsObject,
+  scalarField,
+  type StructuredField,
+  structuredField,
+} from './other-forms.ts';
 import { readStatus } from './status.ts';
 import { isRecordText, SECOND_ENVELOPE, secondEnvelopeOf, showsRecord, WRAPPED_FIELDS, type Wrapper } from './second-envelope.ts';
 import { isPlainObject, kindOf } from './value-kind.ts';
@@ -71,8 +78,8 @@ interface FieldCheck {
   schema: z.ZodMiniType;
   /** A value of another form that still says the same, turned into the contract's (a certificate given as JSON rather than as its text). `name`: the entry's, in a map. */
   alsoRead?: (value: unknown, name: string) => unknown;
-  /** A map's entry that is none of its values but is still shown, kept beside the map (other-forms.ts). */
-  aside?: (name: string, value: unknown) => StructuredField | undefined;
+  /** A map's entry that is none of its values but is still shown, kept beside the map (other-forms.ts); `entries`: the map as sent. */
+  aside?: (name: string, value: unknown, entries: Record<string, unknown>) => StructuredField | undefined;
 }
 
 /**
@@ -117,7 +124,7 @@ const FIELDS: ReadonlyMap<string, FieldCheck> = new Map([
 
 /** The map-valued fields: an object whose every entry is checked on its own. Maps, not objects: a field named `__proto__` is no field of theirs. */
 const MAPS: ReadonlyMap<string, FieldCheck> = new Map<string, FieldCheck>([
-  ['customFields', { expected: 'text, a number, true or false, or empty', schema: customFieldValueSchema, aside: structuredField }],
+  ['customFields', { expected: 'text, a number, true or false, or empty', schema: customFieldValueSchema, aside: customFieldAside }],
   [
     'identities',
     {
@@ -138,8 +145,9 @@ const MAPS: ReadonlyMap<string, FieldCheck> = new Map<string, FieldCheck>([
     {
       expected: 'a certificate as text',
       schema: z.string(),
-      // The contract's certificate is a string holding a JSON document; one given as the document itself is the same document.
-      alsoRead: (value) => (typeof value === 'object' && value !== null ? JSON.stringify(value) : undefined),
+      // The contract's certificate is a string holding a JSON document; one given as the document itself is the same document,
+      // written back with its numbers as sent: JSON.stringify wrote 12345678901234567890 as 12345678901234567000, 1e21 as 1e+21.
+      alsoRead: (value) => (typeof value === 'object' && value !== null ? stringifyKeepingNumbers(value) : undefined),
     },
   ],
 ]);
@@ -198,6 +206,8 @@ export function readCandidateRecord(input: unknown): RecordReading {
   if (!isId(record.refId) && !isId(record.recordId)) {
     return { ok: false, path: ['refId'], message: 'The record has neither a refId nor a recordId that can be read.' };
   }
+  // A top-level field's number is shown as sent where its text was kept (other-fields.ts): the copy keeps it.
+  shareNumberTexts(input, record);
   return { ok: true, record: record as CandidateRecord, unread };
 }
 
@@ -211,7 +221,7 @@ function readEntries(
   const aside: StructuredField[] = [];
   for (const [name, value] of Object.entries(entries)) {
     const other = check.schema.safeParse(value).success ? value : check.alsoRead?.(value, name);
-    const kept = other === undefined ? check.aside?.(name, value) : undefined;
+    const kept = other === undefined ? check.aside?.(name, value, entries) : undefined;
     if (other !== undefined) define(read, name, other);
     else if (kept) aside.push(kept);
     else note(`${field}.${name.length > MAX_ENTRY_NAME ? `${name.slice(0, MAX_ENTRY_NAME)}…` : name}`, check.expected, value);

@@ -2,7 +2,7 @@ import { answeredOther } from '../contract/answered-id.ts';
 import { LOOKUP_KINDS } from '../contract/lookup.ts';
 import { isContractField } from '../contract/record-reading.ts';
 import type { CandidateRecord } from '../contract/schema.ts';
-import { type StructuredField, structuredField } from '../contract/other-forms.ts';
+import { scalarField, type StructuredField, structuredField } from '../contract/other-forms.ts';
 import { isPlainObject } from '../contract/value-kind.ts';
 
 /**
@@ -15,8 +15,11 @@ export interface OtherField {
   name: string;
   /** Text as sent; undefined when the value is not text (then `json`). */
   text?: string;
-  /** A value that is not text: a number, true or false, null as its JSON; an object or a list as its bounded JSON (other-forms.ts). */
-  json?: Pick<StructuredField, 'json' | 'kind' | 'rounded'>;
+  /**
+   * A value that is not text: a number (as sent where its text was kept: number-text.ts), true or false,
+   * null as its JSON; an object or a list as its bounded JSON (other-forms.ts).
+   */
+  json?: Pick<StructuredField, 'json' | 'kind' | 'rounded' | 'tooLarge'>;
   /**
    * An object that names another candidate by its refId or recordId (a nested `record` or `data` holding
    * their record, beside this one's own fields): left out, neither text nor json, said as that (leftOutWords).
@@ -67,9 +70,10 @@ function namesAnotherCandidate(record: CandidateRecord, value: unknown): boolean
 function otherField(name: string, value: unknown, record: CandidateRecord): OtherField {
   if (namesAnotherCandidate(record, value)) return { name, otherCandidate: true };
   if (typeof value === 'string') return { name, text: value };
-  const structured = structuredField(name, value);
-  if (structured) return { name, json: { json: structured.json, kind: structured.kind, ...(structured.rounded ? { rounded: true } : {}) } };
-  if (typeof value === 'number') return { name, json: { json: JSON.stringify(value), kind: 'a number' } };
-  if (typeof value === 'boolean') return { name, json: { json: String(value), kind: 'true or false' } };
-  return { name, json: { json: 'null', kind: 'null' } };
+  // A number as an attribute's is written (scalarField): 12345678901234567890 and 1e21 as sent, where JSON.stringify
+  // wrote 12345678901234567000 and 1e+21 (the reading keeps the record's texts: record-reading.ts).
+  const kept = structuredField(name, value) ?? scalarField(name, record, name);
+  if (!kept) return { name, json: { json: 'null', kind: 'null' } };
+  const { json, kind, rounded, tooLarge } = kept;
+  return { name, json: { json, kind, ...(rounded ? { rounded } : {}), ...(tooLarge ? { tooLarge } : {}) } };
 }
