@@ -373,6 +373,51 @@ describe('a stream that stops reading', () => {
   });
 });
 
+describe('attack: many streams that never read, each under its own bound', () => {
+  it("are cut, furthest behind first, once what they hold together passes the instance's budget, while a reading stream gets every event", async () => {
+    const own = createLiveHub();
+    const counted = createMetrics();
+    const open = async () => (await counted.registry.getSingleMetric('candidate_lookup_event_streams_open')?.get())?.values[0]?.value;
+    const target = { baseUrl: sandbox.url, clientId: sandbox.clientId, apiKey: SANDBOX_KEYS.full };
+    // Each stream's own bound is out of reach (256 MiB): only the budget of all of them can cut one.
+    const budgeted = await startTestApp({
+      environments: [testEnvironment(target, { name: 'a' })],
+      access: createAccessControl({ mode: 'users', usersFile, sessionMaxAgeMinutes: 60, sessionIdleMinutes: 60 }, { signInDelayMs: 1 }),
+      hub: own,
+      eventStreams: { maxBufferedBytes: 256 * 1024 * 1024, maxBufferedTotalBytes: 256 * 1024 },
+      metrics: counted,
+    });
+    try {
+      const [ana, tess] = [await signIn('ana', budgeted.port), await signIn('tess', budgeted.port)];
+      const stalled = [
+        await openStream(budgeted.port, { cookie: ana }),
+        await openStream(budgeted.port, { cookie: ana }),
+        await openStream(budgeted.port, { cookie: tess }),
+        await openStream(budgeted.port, { cookie: tess }),
+      ];
+      const reading = await openStream(budgeted.port, { cookie: await signIn('rita', budgeted.port) });
+      for (const one of stalled) one.pause();
+      let published = 0;
+      // Before the budget, none of the four was cut however much was published (each held up to 256 MiB).
+      while ((await open()) !== 1 && published < 200_000) {
+        for (let i = 0; i < 500; i++) await own.publish(liveEvent('a', `held-${published++}`));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      expect(await open()).toBe(1);
+      for (const one of stalled) {
+        one.resume();
+        await one.ended;
+        expect(one.events().length).toBeLessThan(published);
+      }
+      await reading.until(() => reading.events().length === published);
+      expect(reading.events().map((e) => e.event.refId)).toEqual(Array.from({ length: published }, (_, n) => `held-${n}`));
+      reading.close();
+    } finally {
+      await budgeted.close();
+    }
+  });
+});
+
 describe('attack: a stream that asks for everything missed (Last-Event-ID: 0) and never reads', () => {
   it('is not sent the whole replay at once: past the bound it gets a resync under the last id, then the events after', async () => {
     const own = createLiveHub();

@@ -9,6 +9,7 @@ import { get, type Route, type SignedInCall } from '../http/routes.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import type { LiveHub, SequencedEvent } from './live-hub.ts';
 import type { Presence } from './presence.ts';
+import { createStreamBudget, type StreamBudget } from './stream-budget.ts';
 
 export interface EventStreamOptions {
   /** A comment line this often keeps proxies from closing a quiet stream, and re-checks the session (default 15 s). */
@@ -17,6 +18,8 @@ export interface EventStreamOptions {
   maxPerUser?: number;
   /** Bytes a stream may have waiting to be sent before it is closed as too slow (default 1 MiB). */
   maxBufferedBytes?: number;
+  /** Bytes all streams together may have waiting; past it the one furthest behind is closed first (default 64 MiB: stream-budget.ts). */
+  maxBufferedTotalBytes?: number;
   /** Aborted when the server stops: every stream ends, so that it does not hold the shutdown for its 10 s. */
   stop?: AbortSignal;
 }
@@ -29,7 +32,7 @@ export interface EventStreams {
   count(): number;
 }
 
-const DEFAULTS = { heartbeatMs: 15_000, maxPerUser: 5, maxBufferedBytes: 1024 * 1024 };
+const DEFAULTS = { heartbeatMs: 15_000, maxPerUser: 5, maxBufferedBytes: 1024 * 1024, maxBufferedTotalBytes: 64 * 1024 * 1024 };
 /** What one turn of the event loop may queue for a stream, in `maxBufferedBytes`: a burst passes, a whole replay does not. */
 const QUEUED_PER_TURN = 4;
 /** How soon a browser reconnects after the stream was closed (its `retry:`). */
@@ -40,6 +43,8 @@ interface Stream {
   user(): string;
   recheck(): void;
   close(): void;
+  /** Closed as too far behind: the connection destroyed, what it held unsent dropped. */
+  cut(): void;
 }
 
 /**
@@ -61,6 +66,7 @@ export function createEventStreams(
   const settings = { ...DEFAULTS, ...given };
   const streams = new Set<Stream>();
   const perUser = new Map<string, number>();
+  const budget = createStreamBudget<Stream>(settings.maxBufferedTotalBytes);
 
   function open(call: SignedInCall): void {
     if (stop?.aborted) return void call.res.destroy();
@@ -74,8 +80,9 @@ export function createEventStreams(
     }
     perUser.set(key, held + 1);
     metrics.eventStreams.inc();
-    const stream = startStream(call, { hub, access, presence }, settings, () => {
+    const stream = startStream(call, { hub, access, presence, budget }, settings, () => {
       streams.delete(stream);
+      budget.forget(stream);
       const left = (perUser.get(key) ?? 1) - 1;
       if (left > 0) perUser.set(key, left);
       else perUser.delete(key);
@@ -112,28 +119,22 @@ export function createEventStreams(
   };
 }
 
+interface StreamDeps {
+  hub: LiveHub;
+  access: AccessControl;
+  presence: Pick<Presence, 'attach'> | undefined;
+  budget: StreamBudget<Stream>;
+}
+
 function startStream(
   { req, res, identity: first }: SignedInCall,
-  { hub, access, presence }: { hub: LiveHub; access: AccessControl; presence: Pick<Presence, 'attach'> | undefined },
+  { hub, access, presence, budget }: StreamDeps,
   settings: typeof DEFAULTS,
   onClosed: () => void,
 ): Stream {
   let identity: Identity = first;
   let closed = false;
-  res.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-store',
-    // nginx and others buffer answers unless told not to; an event must not wait in a proxy.
-    'x-accel-buffering': 'no',
-    connection: 'keep-alive',
-  });
-  // The stream's name, which the page's presence announcements give (presence.ts): a new one on each
-  // reconnection. With it, the hub's mark as the message's id: a page reconnecting before its first event
-  // sends it back as Last-Event-ID and is replayed what it missed (live-hub.ts `mark`).
-  const id = randomBytes(16).toString('base64url');
-  const mark = hub.mark();
-  const hello = `${mark === undefined ? '' : `id: ${mark}\n`}event: ${STREAM_HELLO_EVENT_NAME}\ndata: ${JSON.stringify({ stream: id })}\n\n`;
-  res.write(`retry: ${RETRY_MS}\n\n${hello}`);
+  const id = writeHello(res, hub);
   // What a burst of events adds in one turn of the event loop goes out in one write, not one per event.
   let queued: string[] = [];
   let queuedBytes = 0;
@@ -145,6 +146,12 @@ function startStream(
     // Ending would wait behind what is unsent, held in memory: a reader this far behind is cut.
     if (res.writableLength > settings.maxBufferedBytes) return close(true);
     res.write(text);
+    held();
+  };
+  // What it holds unsent, in the instance's budget: past it the streams furthest behind are cut.
+  const held = () => {
+    if (closed) return;
+    for (const behind of budget.note(self, res.writableLength)) behind.cut();
   };
   /**
    * Queues a frame (`id`: its event's). Never more than four times `maxBufferedBytes` in one turn: a
@@ -196,9 +203,32 @@ function startStream(
     if (mayUse(identity, sequenced.event.environment)) send(frame(sequenced), sequenced.id);
   }, lastEventId(req));
   const leave = presence?.attach({ id, identity: () => identity, send });
+  const self: Stream = { user: () => identity.user, recheck, close: () => close(), cut: () => close(true) };
   req.on('close', () => close());
   res.on('error', () => close(true));
-  return { user: () => identity.user, recheck, close };
+  res.on('drain', held);
+  return self;
+}
+
+/**
+ * The stream's head and first message. The stream's name, which the page's presence announcements give
+ * (presence.ts): a new one on each reconnection. With it, the hub's mark as the message's id: a page
+ * reconnecting before its first event sends it back as Last-Event-ID and is replayed what it missed
+ * (live-hub.ts `mark`).
+ */
+function writeHello(res: http.ServerResponse, hub: LiveHub): string {
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-store',
+    // nginx and others buffer answers unless told not to; an event must not wait in a proxy.
+    'x-accel-buffering': 'no',
+    connection: 'keep-alive',
+  });
+  const id = randomBytes(16).toString('base64url');
+  const mark = hub.mark();
+  const hello = `${mark === undefined ? '' : `id: ${mark}\n`}event: ${STREAM_HELLO_EVENT_NAME}\ndata: ${JSON.stringify({ stream: id })}\n\n`;
+  res.write(`retry: ${RETRY_MS}\n\n${hello}`);
+  return id;
 }
 
 const frames = new WeakMap<SequencedEvent, string>();
