@@ -1,5 +1,6 @@
 import { type ApplicantFilter, APPLICANTS_MAX_LIMIT, APPLICANTS_MAX_SKIP } from '../../kyc/contract/applicants.ts';
 import { ApiFailure } from '../http/api-failure.ts';
+import { nextTurn } from '../state/next-turn.ts';
 import { type CrawlPool, RETRY } from './crawler-pool.ts';
 import type { ListPage } from './crawler-list.ts';
 
@@ -44,8 +45,9 @@ interface Reading {
  * build millions of pages and die. A list that gives no total is read until a page comes back empty
  * (asked again, and the next row asked: a list that goes on past an empty page had a gap), shorter than
  * the others, or the same as the page before it, its windows growing from one page (1, 2, 4… 32), so
- * that a short list costs a request or two past its end, not a window. Each window's pages are learnt
- * in order, up to its end. `read` once every page was; undefined when stopped; else the first failure.
+ * that a short list costs a request or two past its end, not a window; a window holds at most 3,200
+ * records (WINDOW_RECORDS), however large the pages. Each window's pages are learnt in order, up to its
+ * end, a turn of the event loop between them. `read` once every page was; undefined when stopped; else the first failure.
  */
 export async function restOfTab(
   options: PageReading,
@@ -121,13 +123,14 @@ async function readWindow(
 ): Promise<number | 'end' | undefined | Failed> {
   const { step } = reading;
   const skips: number[] = [];
-  for (let skip = reading.covered; skip < reading.listed && skips.length < reading.window; skip += step) skips.push(skip);
+  const pages = Math.min(reading.window, Math.max(1, Math.floor(WINDOW_RECORDS / step)));
+  for (let skip = reading.covered; skip < reading.listed && skips.length < pages; skip += step) skips.push(skip);
   reading.window = Math.min(PAGES_AT_ONCE, reading.window * 2);
-  const pages = await Promise.all(skips.map((skip) => pageOf(options, filter, skip)));
-  if (pages.some((page) => page === undefined)) return undefined;
-  const failure = pages.find((page): page is Failed => page !== undefined && !page.ok);
+  const answers = await Promise.all(skips.map((skip) => pageOf(options, filter, skip)));
+  if (answers.some((page) => page === undefined)) return undefined;
+  const failure = answers.find((page): page is Failed => page !== undefined && !page.ok);
   if (failure) return failure;
-  const read = pages as Served[];
+  const read = answers as Served[];
   if (first.total !== undefined && read.some((page) => repeats(page, first.records.map(idOf)))) {
     return { ok: false, failure: SKIP_IGNORED, upstreamStatus: 200 };
   }
@@ -138,6 +141,8 @@ async function readWindow(
     if (page === undefined || page === 'end' || !page.ok) return page;
     if (reading.untrusted && sameAsBefore(page, reading.previous)) return 'end';
     await learn(page, skip);
+    // A page a turn of the event loop at most: a window's pages were learnt in one, for seconds.
+    await nextTurn();
     reading.previous = page;
     if (!reading.untrusted && skip + page.served > (page.total ?? first.total ?? 0)) untrust(reading);
     // Without a total, a page shorter than the others is the last.
@@ -199,6 +204,11 @@ function sameAsBefore(page: Served, previous: Served): boolean {
 
 /** Pages of a tab asked at once: the pool paces them; the window bounds what waits in it. */
 const PAGES_AT_ONCE = 32;
+/**
+ * Records a window holds at most, however large the service's pages: 32 pages of a list that ignores
+ * `limit` and serves 6,000 records a page were 192,000 records held and learnt at once (1.27 GB of heap).
+ */
+const WINDOW_RECORDS = PAGES_AT_ONCE * APPLICANTS_MAX_LIMIT;
 
 /** A page that came back empty twice before the list's end: the tab is not read whole. */
 const EMPTY_PAGE = new ApiFailure(

@@ -1,5 +1,6 @@
 import type { SetName } from './queue-entry.ts';
 import type { IndexBound, IndexSize, QueueIndexStore } from './queue-index-store.ts';
+import { nextTurn } from './next-turn.ts';
 
 /**
  * Which entries go first past the bound: decisions, oldest first (the latest are what reviewers look
@@ -41,6 +42,8 @@ export async function evict(store: QueueIndexStore, environment: string, size: I
       const count = Math.min(EVICT_CHUNK, Math.max(1, after.entries - entries, Math.ceil((after.bytes - bytes) / average)));
       const members = (await store.range(environment, [{ set, offset: 0, count, reverse }]))[0] ?? [];
       if (members.length === 0) break;
+      // A chunk a turn: evicting tens of thousands at once held every other request.
+      if (evicted > 0) await nextTurn();
       const current = await store.entries(environment, members);
       const writes = current.flatMap((one) => (one ? [{ member: one.member, expected: one.json, next: undefined }] : []));
       const result = await store.apply(environment, writes);

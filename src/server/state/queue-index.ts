@@ -8,6 +8,7 @@ import type { EntryWrite, IndexBound, IndexSize, QueueIndexStore, StoredEntry } 
 
 export type { IndexBound } from './queue-index-store.ts';
 import { evict } from './queue-evict.ts';
+import { nextTurn } from './next-turn.ts';
 import { listedEntry, type RecordFacts, realSince, recordEntry } from './queue-learn.ts';
 
 export { isOlder, listedEntry, type RecordFacts, recordEntry } from './queue-learn.ts';
@@ -43,6 +44,9 @@ export function factsOfRecord(record: CandidateRecord, readAt?: number): RecordF
  * service, and room to grow), each allowed 512 bytes on average in the bound in bytes (an entry weighs
  * about 150: queue-entry.ts's weightOf), so that entries of hostile size fill a third of it at most.
  */
+/** Records of a page learnt in one turn of the event loop; the next wait for the loop's other work. */
+const LEARN_CHUNK = 500;
+
 export const QUEUE_INDEX_MAX = 600_000;
 export const QUEUE_INDEX_BYTES_PER_ENTRY = 512;
 
@@ -123,24 +127,35 @@ export function createQueueIndex(
     watch.size?.(environment, after);
     if (evicted > 0) watch.evicted?.(environment, evicted, after, bound);
   };
+  const learnChunk = async (environment: string, records: readonly Applicant[], at: { listedAt: number; position: number }) => {
+    const items = records.map((record, i) => ({ record, position: at.position + i }));
+    const members = await write(
+      environment,
+      items,
+      ({ record }) => (record.status.length > MAX_STATUS_LENGTH ? [] : queueKeysOf(record)),
+      ({ record, position }, known) => listedEntry(known, record, at.listedAt, position),
+    );
+    const after = await store.entries(
+      environment,
+      members.filter((member): member is string => member !== undefined),
+    );
+    const due = new Map(after.flatMap((stored) => (stored ? [[stored.member, lookupDue(stored.entry, at.listedAt)] as const] : [])));
+    // A row the list dates itself (even doubtfully) is not looked up: a lookup reads the same date.
+    const own = (i: number) => records[i]!.since !== undefined;
+    return members.map((member, i) => (member === undefined ? undefined : { member, due: due.get(member) === true && !own(i) }));
+  };
   return {
     store,
     async learnListed(environment, records, at) {
-      const items = records.map((record, i) => ({ record, position: at.position + i }));
-      const members = await write(
-        environment,
-        items,
-        ({ record }) => (record.status.length > MAX_STATUS_LENGTH ? [] : queueKeysOf(record)),
-        ({ record, position }, known) => listedEntry(known, record, at.listedAt, position),
-      );
-      const after = await store.entries(
-        environment,
-        members.filter((member): member is string => member !== undefined),
-      );
-      const due = new Map(after.flatMap((stored) => (stored ? [[stored.member, lookupDue(stored.entry, at.listedAt)] as const] : [])));
-      // A row the list dates itself (even doubtfully) is not looked up: a lookup reads the same date.
-      const own = (i: number) => records[i]!.since !== undefined;
-      return members.map((member, i) => (member === undefined ? undefined : { member, due: due.get(member) === true && !own(i) }));
+      // A page at a time would be one turn of the event loop however large: 6,000 records a page from a
+      // list that ignores `limit` kept /healthz waiting for seconds. A few hundred a turn, then the others' turn.
+      const learnt: Array<Learnt | undefined> = [];
+      for (let from = 0; from < records.length; from += LEARN_CHUNK) {
+        if (from > 0) await nextTurn();
+        const chunk = records.slice(from, from + LEARN_CHUNK);
+        learnt.push(...(await learnChunk(environment, chunk, { listedAt: at.listedAt, position: at.position + from })));
+      }
+      return learnt;
     },
     async learnRecord(environment, facts) {
       if (facts.status.length > MAX_STATUS_LENGTH) return;
