@@ -195,6 +195,9 @@ function joinParts(parts: Array<Extract<ListPage, { ok: true }>>): ListPage {
   };
 }
 
+/** The key the list is asked with: the status-level key where there is one (the list needs no more). */
+const listScope = (deps: Pick<ListDeps, 'hasStatusKey'>) => (deps.hasStatusKey ? 'status' : 'full');
+
 async function askRequest(
   deps: ListDeps,
   filter: ApplicantFilter | undefined,
@@ -203,7 +206,7 @@ async function askRequest(
   signal: AbortSignal | undefined,
 ): Promise<ListPage> {
   const query = { status: filter, ...range };
-  const call = deps.upstream.fetchApplicants({ query, scope: deps.hasStatusKey ? 'status' : 'full' });
+  const call = deps.upstream.fetchApplicants({ query, scope: listScope(deps) });
   // The crawler stopped (the server stops, or lost its lease): the page is given up at once.
   const giveUp = () => call.abort();
   signal?.addEventListener('abort', giveUp, { once: true });
@@ -231,8 +234,7 @@ async function readPage(
   const read = await readValue(outcome.response, limits, (path) => new ListPageReader(path), LIST_FAILURES);
   if (!read.ok) return { ...read, upstreamStatus };
   // The service's error envelope in a 200, stating an error status: read as that status on the status line (its wait held, its filter refused).
-  const scope = deps.hasStatusKey ? 'status' : 'full';
-  const stated = statedListError(read.value, outcome.response.headers, deps.upstream.keys, deps.upstream.keyInUse(scope));
+  const stated = statedListError(read.value, outcome.response.headers, deps.upstream.keys, deps.upstream.keyInUse(listScope(deps)));
   if (stated) {
     const { retryAfterSeconds } = stated.failure;
     if (stated.status === 429 && retryAfterSeconds !== undefined) await deps.upstream.statedListWait(retryAfterSeconds);
