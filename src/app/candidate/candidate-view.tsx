@@ -72,7 +72,8 @@ export function CandidateView({
   // An archived record: identity data that did not come at all was archived (the notice above says so); with some of it
   // on the page, what it lacks is only absent, the archive mark named (rows, the address or phone line, the pictures).
   const archived = record.isArchived === true;
-  const sorted = identities ? sortAttributes(identities) : undefined;
+  // Once per record, not per render (a live update, the 30 s tick): the service may send thousands of pictures.
+  const sorted = useMemo(() => (identities ? sortAttributes(identities) : undefined), [identities]);
   // Attributes sent as an object or a list: on the identity card if it has their row, else with the other attributes.
   const attributesAside = structuredFieldsOf(identities);
   const otherAside = attributesAside.filter((field) => !CARD_ATTRIBUTES.has(field.name));
@@ -80,6 +81,8 @@ export function CandidateView({
   const name = candidatePersonName(record);
   // The environment's meta is already loaded by the header: no second request.
   const meta = useEnvironment().meta;
+  // The pictures the notes name, read once per record and notes: every note is read for each picture's names.
+  const noted = useMemo(() => sorted && notedPictures(record, meta, sorted.pictures), [record, meta, sorted]);
   const summaryFields = meta?.summaryFields;
   const supportFields = support ? meta?.supportFields : undefined;
   const otherFields = splitSummaryFields(record.customFields, summaryFields).rest;
@@ -148,7 +151,7 @@ export function CandidateView({
                   pictures={sorted.pictures}
                   owner={name?.full ?? 'the candidate'}
                   parts={picturePartsOf(record)}
-                  noted={notedPictures(record, meta, sorted.pictures)}
+                  noted={noted}
                 />
               </FileSaveContext>
             </div>

@@ -1,6 +1,4 @@
-import { useId, useMemo } from 'react';
-import { MAX_VALUES_KEEPING_NUMBERS } from '../../kyc/contract/number-text.ts';
-import { ROUNDED_WORDS } from '../../kyc/contract/other-forms.ts';
+import { useCallback, useId, useMemo, useState } from 'react';
 import { readTimestamp } from '../../kyc/contract/schema.ts';
 import {
   type CertificateReview,
@@ -9,28 +7,44 @@ import {
   reviewOf,
   type ReviewRow,
 } from '../../kyc/view/certificate-review.ts';
-import { layOutCertificate, type ParsedCertificate, parseCertificate } from '../../kyc/view/certificate.ts';
+import { parseCertificate } from '../../kyc/view/certificate.ts';
 import { useServerAnswers } from '../session/server-back.ts';
-import { CopyButton } from '../ui/copy-button.tsx';
 import { LongText } from '../ui/long-text.tsx';
 import { OutcomeChip } from '../ui/outcome-chip.tsx';
-import { ScrollRegion } from '../ui/scroll-region.tsx';
 import { ServerAnswersContext } from '../ui/server-answers.ts';
 import { Notice, Section } from '../ui/section.tsx';
+import { ShowMore, useShownAtOnce } from '../ui/show-more.tsx';
 import { TimeStamp } from '../ui/time-stamp.tsx';
-import { JsonText } from './json-text.tsx';
+import { CertificateText, NO_RAW_VIEWS, printedBoxClass, RawJson, type RawView, type RawViews, withRawView } from './certificate-text.tsx';
+import { MAX_LAID_OUT } from './json-text.tsx';
 
-const boxClass = 'max-h-96 rounded bg-slate-900 p-3 text-xs text-slate-100 focus-visible:outline-offset-2';
-/** On paper a box cannot scroll: a certificate that is not JSON prints whole, dark on white. */
-const printedBoxClass = `${boxClass} print:max-h-none print:overflow-visible print:bg-white print:p-0 print:text-slate-900`;
+/**
+ * Panels on the page at first, and added by each "Show more", as the pictures are (PICTURES_AT_ONCE): a
+ * record has a few certificates, but the service may send thousands, and 1,000 panels took 3.1 s to show,
+ * 20,000 tiny ones 18 s (red team).
+ */
+export const CERTIFICATES_AT_ONCE = 24;
+
+/**
+ * A certificate that is not JSON is shown open, as received: laid out a line at a time up to its share of
+ * the page's bound (one page of panels together at most MAX_LAID_OUT), else one block of text.
+ */
+const RECEIVED_LAID_OUT = MAX_LAID_OUT / CERTIFICATES_AT_ONCE;
 
 /**
  * One panel per certificate: the provider's results as rows, the JSON-LD one click away. Its copy is a
  * hand-off like Copy summary: `recordCopy` writes the audit line (naming the slug) before anything is copied.
  * A copy refused for want of the server says when it answers again, as Copy summary does (ServerAnswersContext).
+ * The raw JSON views open are the page's (withRawView): what they lay out is bounded together.
  */
 export function Certificates({ certs, recordCopy }: { certs: Record<string, string>; recordCopy: (slug: string) => Promise<void> }) {
-  const entries = Object.entries(certs);
+  const entries = useMemo(() => Object.entries(certs), [certs]);
+  const { shown, showMore } = useShownAtOnce(entries, CERTIFICATES_AT_ONCE);
+  const [views, setViews] = useState<RawViews>(NO_RAW_VIEWS);
+  const toggleRawJson = useCallback(
+    (slug: string, opened: Pick<RawView, 'raw' | 'layout'> | undefined) => setViews((current) => withRawView(current, slug, opened)),
+    [],
+  );
   const answers = useServerAnswers();
   return (
     <ServerAnswersContext value={answers}>
@@ -39,11 +53,19 @@ export function Certificates({ certs, recordCopy }: { certs: Record<string, stri
           <p className="text-sm text-slate-600">No certificates.</p>
         ) : (
           <div className="space-y-4">
-            {entries.map(([slug, raw]) => (
-              <CertificatePanel key={slug} slug={slug} raw={raw} recordCopy={() => recordCopy(slug)} />
+            {shown.map(([slug, raw]) => (
+              <CertificatePanel
+                key={slug}
+                slug={slug}
+                raw={raw}
+                view={views.get(slug)}
+                onRawJson={(opened) => toggleRawJson(slug, opened)}
+                recordCopy={() => recordCopy(slug)}
+              />
             ))}
           </div>
         )}
+        <ShowMore shown={shown.length} total={entries.length} atOnce={CERTIFICATES_AT_ONCE} noun="certificates" onMore={showMore} />
       </Section>
     </ServerAnswersContext>
   );
@@ -108,7 +130,17 @@ function Signatures({ review }: { review: CertificateReview }) {
   );
 }
 
-function CertificatePanel({ slug, raw, recordCopy }: { slug: string; raw: string; recordCopy: () => Promise<void> }) {
+type PanelProps = {
+  slug: string;
+  raw: string;
+  /** Its raw JSON view, while open (withRawView). */
+  view: RawView | undefined;
+  onRawJson: (opened: Pick<RawView, 'raw' | 'layout'> | undefined) => void;
+  recordCopy: () => Promise<void>;
+};
+
+/** A certificate's heading and slug are the service's text too: their direction controls shown as marks (LongText), never acting. */
+function CertificatePanel({ slug, raw, view, onRawJson, recordCopy }: PanelProps) {
   const headingId = useId();
   const parsed = useMemo(() => parseCertificate(raw), [raw]);
   const review = useMemo(() => (parsed.ok ? reviewOf(parsed.json, slug) : undefined), [parsed, slug]);
@@ -118,10 +150,12 @@ function CertificatePanel({ slug, raw, recordCopy }: { slug: string; raw: string
   return (
     <article aria-labelledby={headingId} className="min-w-0 rounded-lg border border-slate-200 p-4" data-cert={slug}>
       <div className="mb-3 flex flex-wrap items-center gap-x-3 gap-y-1">
-        <h3 id={headingId} className="font-semibold text-slate-900">
-          {title}
+        <h3 id={headingId} className="font-semibold break-words text-slate-900">
+          <LongText text={title} limit={100} />
         </h3>
-        <code className="text-xs break-all text-slate-600">{slug}</code>
+        <code className="text-xs break-all text-slate-600">
+          <LongText text={slug} limit={120} />
+        </code>
         {review && <OutcomeChip value={review.outcome} foundAt={review.outcomePath} />}
         {unparsed && (
           <>
@@ -155,12 +189,18 @@ function CertificatePanel({ slug, raw, recordCopy }: { slug: string; raw: string
           )}
           <Signatures review={review} />
           {/* A case file gets the results above; the JSON-LD and its signatures stay on screen. */}
-          <RawJson raw={raw} parsed={parsed} title={title} recordCopy={recordCopy} />
+          <RawJson raw={raw} parsed={parsed} title={title} view={view} onToggle={onRawJson} recordCopy={recordCopy} />
         </>
       ) : (
         <div className="space-y-2">
           <Notice tone="warning">{!parsed.ok && parsed.problem} The raw text is shown as received.</Notice>
-          <CertificateText text={raw} title={title} recordCopy={recordCopy} boxClassName={printedBoxClass} />
+          <CertificateText
+            text={raw}
+            title={title}
+            recordCopy={recordCopy}
+            boxClassName={printedBoxClass}
+            laidOut={raw.length <= RECEIVED_LAID_OUT}
+          />
         </div>
       )}
     </article>
@@ -176,71 +216,5 @@ function EncodedTwiceNote() {
         describes: it is shown as read once more.
       </Notice>
     </div>
-  );
-}
-
-type ReadCertificate = Extract<ParsedCertificate, { ok: true }>;
-
-/**
- * The JSON-LD one click away. Laid out here, once per certificate text: the chips and Copy summary need
- * only the JSON read, and the layout of a large certificate costs as much as reading it. Not kept beyond
- * the panel (a cache by text would hold a candidate's certificate after the page that showed it).
- */
-function RawJson({
-  raw,
-  parsed,
-  title,
-  recordCopy,
-}: {
-  raw: string;
-  parsed: ReadCertificate;
-  title: string;
-  recordCopy: () => Promise<void>;
-}) {
-  const layout = useMemo(() => layOutCertificate(raw, parsed), [raw, parsed]);
-  const text = layout.ok ? layout.pretty : raw;
-  return (
-    <details className="group mt-3 min-w-0 rounded border border-slate-200 print:hidden" data-raw-json>
-      <summary className="cursor-pointer list-none rounded px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50 focus-ring">
-        <span aria-hidden="true" className="mr-1.5 inline-block text-slate-500 transition-transform group-open:rotate-90">
-          ▶
-        </span>
-        Raw JSON
-      </summary>
-      <div className="space-y-2 border-t border-slate-200 p-3">
-        {!layout.ok && <Notice tone="warning">{layout.problem} The raw text is shown as received.</Notice>}
-        {layout.ok && layout.roundedPastBound && (
-          <Notice tone="warning">
-            This certificate holds more than {MAX_VALUES_KEEPING_NUMBERS.toLocaleString('en')} values, too many to keep each number as
-            written: its numbers are shown as read (1e21 as 1e+21), and for a number {ROUNDED_WORDS}.
-          </Notice>
-        )}
-        <CertificateText text={text} title={title} recordCopy={recordCopy} boxClassName={boxClass} />
-      </div>
-    </details>
-  );
-}
-
-/** A certificate's text with its Copy button: the raw view's, and the fallback's for a text that is not JSON. */
-function CertificateText({
-  text,
-  title,
-  recordCopy,
-  boxClassName,
-}: {
-  text: string;
-  title: string;
-  recordCopy: () => Promise<void>;
-  boxClassName: string;
-}) {
-  return (
-    <>
-      <div className="flex flex-row-reverse flex-wrap items-center gap-2">
-        <CopyButton value={text} label={`${title} certificate`} record={recordCopy} />
-      </div>
-      <ScrollRegion label={`${title} certificate text`} className={boxClassName}>
-        <JsonText text={text} />
-      </ScrollRegion>
-    </>
   );
 }

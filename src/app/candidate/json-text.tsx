@@ -1,4 +1,5 @@
 import { type ReactNode, useMemo } from 'react';
+import { revealBidiControls } from '../../kyc/view/text.ts';
 
 /**
  * A certificate's text, JSON or not, as lines that wrap to the box: at spaces, and a token longer than the
@@ -7,8 +8,12 @@ import { type ReactNode, useMemo } from 'react';
  */
 const WRAP = 'whitespace-pre-wrap wrap-anywhere [tab-size:4]';
 const TAB_SIZE = 4;
-/** Text longer than this is one block of text, wrapped as above: an element per line of a megabyte would slow the page. */
-const MAX_LAID_OUT = 200_000;
+/**
+ * Text longer than this is one block of text, wrapped as above: an element per line of a megabyte would
+ * slow the page. The bound of the page too: the raw JSON views open stay under it together (withRawView in
+ * certificate-text.tsx), where 20 certificates of 28,000 lines took 7.2 s, each under it alone (red team).
+ */
+export const MAX_LAID_OUT = 200_000;
 /** A date or a number no longer than this stays on one line; a longer one breaks where it must, as a signature does. */
 const MAX_KEPT_WHOLE = 32;
 /** An ISO date (with its time, if any) or a number, not inside a word: "2026-11-01T16:31:44.837Z" broke at its hyphens. */
@@ -19,11 +24,14 @@ const KEPT_WHOLE =
  * Each line a block whose wrapped continuation keeps the line's indentation (a hanging indent): with the
  * indent as wrappable text, a value too long for the rest of its line dropped to column 0 and left a line
  * of spaces above it. The indent's spaces are still there, in the padding, so that selecting and copying
- * gives the text exactly, indentation and line breaks included.
+ * gives the text exactly, indentation and line breaks included; its direction controls are shown as
+ * marks (`⟦U+202E⟧`, as every text of the service is: LongText), never reordering what follows them, and
+ * only the Copy beside it gives them as sent. `laidOut` false: one block of text, whatever its length (the
+ * page's bound is spent).
  */
-export function JsonText({ text }: { text: string }) {
-  const lines = useMemo(() => (text.length > MAX_LAID_OUT ? undefined : text.split('\n')), [text]);
-  if (!lines) return <pre className={WRAP}>{text}</pre>;
+export function JsonText({ text, laidOut = true }: { text: string; laidOut?: boolean }) {
+  const lines = useMemo(() => (!laidOut || text.length > MAX_LAID_OUT ? undefined : text.split('\n')), [text, laidOut]);
+  if (!lines) return <pre className={WRAP}>{revealBidiControls(text)}</pre>;
   return (
     <pre className={WRAP}>
       {lines.map((line, index) => (
@@ -36,7 +44,7 @@ export function JsonText({ text }: { text: string }) {
 
 function Line({ line, last }: { line: string; last: boolean }) {
   const indent = /^[ \t]*/.exec(line)?.[0] ?? '';
-  const content = keptWhole(line.slice(indent.length));
+  const content = keptWhole(revealBidiControls(line.slice(indent.length)));
   // The line's own break is text too: the copy holds it, and a blank line keeps its height.
   const end = last ? '' : '\n';
   if (indent === '') {

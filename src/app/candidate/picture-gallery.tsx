@@ -1,7 +1,7 @@
-import { lazy, memo, Profiler, type ProfilerOnRenderCallback, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, memo, Profiler, type ProfilerOnRenderCallback, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import type { IdentityAttribute } from '../../kyc/contract/schema.ts';
-import { Button } from '../ui/button.tsx';
 import { Section } from '../ui/section.tsx';
+import { ShowMore, useShownAtOnce } from '../ui/show-more.tsx';
 import type { ViewerPicture } from '../viewer/viewer-picture.ts';
 import type { PictureParts } from '../api/picture-parts.ts';
 import { PicturePreview } from './picture-preview.tsx';
@@ -52,7 +52,7 @@ export function PictureGallery({ pictures, owner, parts, noted, onCardRender }: 
   useEffect(() => parts?.hold(), [parts]);
   const [ready, setReady] = useState<Record<string, ViewerPicture | undefined>>({});
   const [open, setOpen] = useState<string>();
-  const [count, setCount] = useState(PICTURES_AT_ONCE);
+  const { shown, showMore } = useShownAtOnce(pictures, PICTURES_AT_ONCE);
   const thumbnails = useRef(new Map<string, HTMLButtonElement>());
 
   const onReady = useCallback((name: string, picture: ViewerPicture | undefined) => {
@@ -62,9 +62,7 @@ export function PictureGallery({ pictures, owner, parts, noted, onCardRender }: 
     if (element) thumbnails.current.set(name, element);
     else thumbnails.current.delete(name);
   }, []);
-  const shown = useMemo(() => pictures.slice(0, count), [pictures, count]);
   const viewable = shown.flatMap(([name]) => (ready[name] ? [ready[name]] : []));
-  const more = Math.min(PICTURES_AT_ONCE, pictures.length - shown.length);
 
   return (
     <Section title="Pictures">
@@ -85,18 +83,7 @@ export function PictureGallery({ pictures, owner, parts, noted, onCardRender }: 
           />
         ))}
       </div>
-      {pictures.length > PICTURES_AT_ONCE && (
-        <div className="mt-4 flex flex-wrap items-center gap-3 text-sm text-slate-700">
-          <p role="status">
-            Showing {shown.length.toLocaleString('en')} of {pictures.length.toLocaleString('en')} pictures
-          </p>
-          {more > 0 && (
-            <Button variant="secondary" size="sm" onClick={() => setCount((current) => current + PICTURES_AT_ONCE)}>
-              Show {more.toLocaleString('en')} more
-            </Button>
-          )}
-        </div>
-      )}
+      <ShowMore shown={shown.length} total={pictures.length} atOnce={PICTURES_AT_ONCE} noun="pictures" onMore={showMore} />
       {open && viewable.some((picture) => picture.name === open) && (
         <Suspense fallback={null}>
           <DocumentViewer
