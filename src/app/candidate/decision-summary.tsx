@@ -9,6 +9,7 @@ import { asSentWords, buildTimeline, currentSince, type CurrentSince, LATER_DATE
 import { Card } from '../ui/card.tsx';
 import { LongText } from '../ui/long-text.tsx';
 import { OutcomeChip } from '../ui/outcome-chip.tsx';
+import { knownOutcome, type OutcomeTone, outcomeTone } from '../../kyc/contract/outcome.ts';
 import { StatusBadge } from '../ui/status-badge.tsx';
 import { TimeStamp } from '../ui/time-stamp.tsx';
 
@@ -57,7 +58,7 @@ export function StatusSince({ record, now }: { record: CandidateRecord; now: Dat
  */
 export function DecisionSummary({ record, now, summaryFields }: { record: CandidateRecord; now: Date; summaryFields?: readonly string[] }) {
   const since = sinceOf(record, now);
-  const certs = Object.entries(record.certs ?? {});
+  const certs = Object.keys(record.certs ?? {});
   const { summary } = splitSummaryFields(record.customFields, summaryFields);
   const structured = structuredSummaryFields(record.customFields, summaryFields);
   return (
@@ -79,13 +80,7 @@ export function DecisionSummary({ record, now, summaryFields }: { record: Candid
           </>
         )}
       </p>
-      {certs.length > 0 && (
-        <ul aria-label="Certificate results" className="flex min-w-0 flex-wrap gap-2">
-          {certs.map(([slug, raw]) => (
-            <CertificateChip key={slug} slug={slug} raw={raw} />
-          ))}
-        </ul>
-      )}
+      {certs.length > 0 && <CertificateChips certs={record.certs!} />}
       {summary.length + structured.length > 0 && (
         <dl aria-label="Decision fields" className="flex min-w-0 flex-wrap gap-x-5 gap-y-1 text-sm">
           {summary.map(([name, value]) => (
@@ -118,20 +113,67 @@ export function DecisionSummary({ record, now, summaryFields }: { record: Candid
   );
 }
 
+/** Chips the strip shows at most: the Certificates section pages its panels by the same number. */
+const CHIPS_AT_ONCE = 24;
+
 /**
- * One certificate's chip, read once per certificate text. The page renders again on every live update
- * and every 30 s tick of "8 minutes ago", and a certificate under the bound of 50,000 values is read with
- * the slower parse that keeps each number's text: read on each render, a large one cost its parse each
- * time. Kept by the component (as the panel keeps its own), so the read goes when the page does.
+ * One chip per certificate, each read once per certificate text: the page renders again on every live
+ * update and every 30 s tick of "8 minutes ago", and a certificate under the bound of 50,000 values is read
+ * with the slower parse that keeps each number's text. Past CHIPS_AT_ONCE the worst come first (a failed
+ * result is never the one left out) and the rest are counted by what they mean, "and 976 more: 970 passed,
+ * 6 need attention": a record of 20,000 certificates drew a chip each, 8 s before the page could be used.
  */
-function CertificateChip({ slug, raw }: { slug: string; raw: string }) {
-  const chip = useMemo(() => certificateOutcome(slug, raw), [slug, raw]);
+function CertificateChips({ certs }: { certs: Readonly<Record<string, string>> }) {
+  // Kept while the record is the same object: a new lookup of it (Refresh) reads them again.
+  const { shown, rest } = useMemo(() => {
+    const chips = Object.entries(certs).map(([slug, raw]) => ({ slug, ...certificateOutcome(slug, raw) }));
+    if (chips.length <= CHIPS_AT_ONCE) return { shown: chips, rest: [] };
+    const ordered = worstFirst(chips);
+    return { shown: ordered.slice(0, CHIPS_AT_ONCE), rest: ordered.slice(CHIPS_AT_ONCE) };
+  }, [certs]);
   return (
-    <li className="min-w-0" data-cert-chip={slug} data-recognition={chip.recognition}>
-      <OutcomeChip label={chip.label} value={chip.outcome} foundAt={chip.path} stated={chip.stated} />
-    </li>
+    <ul aria-label="Certificate results" className="flex min-w-0 flex-wrap items-center gap-2">
+      {shown.map((chip) => (
+        <li key={chip.slug} className="min-w-0" data-cert-chip={chip.slug} data-recognition={chip.recognition}>
+          <OutcomeChip label={chip.label} value={chip.outcome} foundAt={chip.path} stated={chip.stated} />
+        </li>
+      ))}
+      {rest.length > 0 && (
+        <li className="text-sm text-slate-700" data-testid="more-chips">
+          {moreChipsWords(rest)}
+        </li>
+      )}
+    </ul>
   );
 }
+
+/** Worst first, by what each outcome means (an unknown word as a reviewer must look); the order sent among equals. */
+function worstFirst<T extends { outcome: string }>(chips: readonly T[]): T[] {
+  const severity = (chip: T) => knownOutcome(chip.outcome)?.severity ?? UNKNOWN_SEVERITY;
+  return chips
+    .map((chip, index) => ({ chip, index, severity: severity(chip) }))
+    .sort((a, b) => b.severity - a.severity || a.index - b.index)
+    .map(({ chip }) => chip);
+}
+
+/** An outcome word this tool does not know: between a pass and a failure, where a reviewer must look. */
+const UNKNOWN_SEVERITY = 45;
+
+/** "and 976 more: 970 passed, 6 need attention, all under Certificates". */
+function moreChipsWords(rest: ReadonlyArray<{ outcome: string }>): string {
+  const tones = new Map<OutcomeTone, number>();
+  for (const chip of rest) tones.set(outcomeTone(chip.outcome), (tones.get(outcomeTone(chip.outcome)) ?? 0) + 1);
+  const order: OutcomeTone[] = ['negative', 'caution', 'neutral', 'positive'];
+  const parts = order.flatMap((tone) => (tones.has(tone) ? [`${tones.get(tone)!.toLocaleString('en-US')} ${TONE_WORDS[tone]}`] : []));
+  return `and ${rest.length.toLocaleString('en-US')} more: ${parts.join(', ')}, all under Certificates`;
+}
+
+const TONE_WORDS: Record<OutcomeTone, string> = {
+  negative: 'failed',
+  caution: 'need attention',
+  neutral: 'of an unknown result',
+  positive: 'passed',
+};
 
 /** The longest JSON the strip shows of a decision field sent as an object or a list: the Custom fields card has it whole. */
 const PREVIEW_LIMIT = 60;
