@@ -32,6 +32,7 @@ export function trailRoutes(
     searches: createRateLimiter(shared.store, 'audit-searches', settings.limits.auditSearchesPerMinute),
     rateLimitKey: shared.access.rateLimitKey,
     metrics: shared.metrics,
+    stallMs: settings.browserStallMs,
   });
 }
 
