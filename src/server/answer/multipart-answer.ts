@@ -3,7 +3,7 @@ import type http from 'node:http';
 import { PARTS_MEDIA_TYPE } from '../../kyc/contract/picture-parts.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import type { AnswerGuard } from './answer-guard.ts';
-import { PARTS_BUSY, type PartsHolding } from './parts-budget.ts';
+import type { PartsHolding } from './parts-budget.ts';
 import { type PicturePart, RecordSplitter, type SplitRecord } from './record-parts.ts';
 
 /**
@@ -38,7 +38,7 @@ export type Split = { ok: true; split: SplitRecord } | { ok: false; failure: Api
  * The checked body (the answer guard's output, whose scan this reads: answer-scan.ts) split into the
  * record's parts as it comes; an error of the guard or the source is passed back. The record holds its
  * bytes from `holding` (parts-budget.ts): once that is refused, the answer is refused at once with
- * PARTS_BUSY, and the body is left to the others that read it.
+ * the holding's refusal (the bound's, or the person's share of it), and the body is left to the others that read it.
  */
 export function splitRecord(
   guard: AnswerGuard,
@@ -60,7 +60,7 @@ export function splitRecord(
     // The guard's output is what passed every check; the splitter read the same bytes from the scan.
     const onData = () => {
       if (splitter.refused) {
-        settle({ ok: false, failure: PARTS_BUSY });
+        settle({ ok: false, failure: holding.refusal });
         guard.resume();
       }
     };

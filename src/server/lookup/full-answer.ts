@@ -15,7 +15,7 @@ import { type Audit, refuse } from '../audit/audit-trail.ts';
 import { newBoundary, type Split, splitRecord } from '../answer/multipart-answer.ts';
 import { LookupPreviews, PartsWriter, type PreviewMaking } from '../answer/parts-writer.ts';
 import { StatusPart } from '../answer/status-part.ts';
-import { PARTS_BUSY, type PartsBudget, type PartsHolding } from '../answer/parts-budget.ts';
+import type { PartsBudget, PartsHolding } from '../answer/parts-budget.ts';
 import { KEY_IN_ANSWER, scanFaultFailure, TOO_DEEP, type UpstreamBody } from '../answer/upstream-body.ts';
 import { errorBodyValue } from '../upstream/error-body.ts';
 import { type AnswerEnd, refuseAfterLine, watchAnswerEnd } from './answer-end.ts';
@@ -40,6 +40,8 @@ export interface FullAnswer {
   settings?: ServiceSettings | undefined;
   /** The browser's request when it asked for the answer in parts (multipart-answer.ts). */
   inParts?: http.IncomingMessage;
+  /** Whose answer it is (the rate limit's key): an answer in parts holds its bytes in that person's share (parts-budget.ts). */
+  owner: string;
   /** The recordId the queue index holds for the refId asked, sent as a header beside the answer (listed-record-id.ts). */
   listed?: Promise<string | undefined>;
   /** The candidate asked for: a record of another is refused (the guard's `other_candidate`), named in the refusal. */
@@ -101,7 +103,7 @@ export async function answerFull(
   upstreamRes.pipe(guard);
 
   if (answer.inParts) {
-    const holding = deps.partsBudget.hold();
+    const holding = deps.partsBudget.hold(answer.owner);
     const previews = new LookupPreviews(holding, deps.previews);
     try {
       return await answerInParts(res, answer, {
@@ -156,7 +158,7 @@ async function answerInParts(res: http.ServerResponse, answer: FullAnswer, optio
   const { audit, upstreamStatus, guard } = answer;
   // The record will hold about its declared length: admitted whole, or refused before a byte is read.
   if (!options.holding.reserve(Number(answer.upstreamRes.headers['content-length']) || 0)) {
-    return refuse(res, audit, PARTS_BUSY, { upstreamStatus, reached: true });
+    return refuse(res, audit, options.holding.refusal, { upstreamStatus, reached: true });
   }
   const boundary = newBoundary();
   const status = new StatusPart(guard.scan);

@@ -161,7 +161,8 @@ async function fetchAndAnswer(
     guard.scan.add(held);
     shown.heldLine = true;
     const heldNow = () => (guard.scan.ended && !guard.scan.failure ? held.held() : undefined);
-    const full: FullAnswer = { upstreamRes, guard, audit, upstreamStatus, stated, settings, inParts, listed, asked, held: heldNow };
+    const owner = deps.access.rateLimitKey(call.req, call.identity);
+    const full: FullAnswer = { upstreamRes, guard, audit, upstreamStatus, stated, settings, inParts, owner, listed, asked, held: heldNow };
     return answerFull(call.res, full, deps);
   }
   const reading = { maxResponseBytes: deps.settings.limits.maxResponseBytes, keys: deps.upstream.keys, stated, settings };
