@@ -6,20 +6,20 @@ import type { AuditHeld } from '../../kyc/contract/audit-held.ts';
 import type { AnswerCut } from '../audit/audit.ts';
 import { ApiFailure, brokenOff, otherCandidate } from '../http/api-failure.ts';
 import type { AskedCandidate } from '../answer/asked-id-watch.ts';
-import type { ApiSettings } from '../config/settings.ts';
 import { countBytes, NO_RECORD, repeatedMember } from '../http/http-reply.ts';
 import { notARecord, type ServiceSettings } from '../answer/not-a-record.ts';
 import { responseTooLarge } from '../answer/too-large.ts';
 import { logUnexpected, requestLog } from '../log/log.ts';
 import { type Audit, refuse } from '../audit/audit-trail.ts';
 import { newBoundary, type Split, splitRecord } from '../answer/multipart-answer.ts';
-import { LookupPreviews, PartsWriter, type PreviewMaking } from '../answer/parts-writer.ts';
+import { LookupPreviews, PartsWriter } from '../answer/parts-writer.ts';
 import { StatusPart } from '../answer/status-part.ts';
-import type { PartsBudget, PartsHolding } from '../answer/parts-budget.ts';
+import type { PartsHolding } from '../answer/parts-budget.ts';
 import { KEY_IN_ANSWER, scanFaultFailure, TOO_DEEP, type UpstreamBody } from '../answer/upstream-body.ts';
 import { errorBodyValue } from '../upstream/error-body.ts';
 import { type AnswerEnd, refuseAfterLine, watchAnswerEnd } from './answer-end.ts';
 import { noteListedRecordId } from './listed-record-id.ts';
+import type { LookupDeps } from './lookup-steps.ts';
 
 /**
  * A compliance user's answer: the service's body streamed on as it comes, once its start is checked
@@ -40,7 +40,7 @@ export interface FullAnswer {
   settings?: ServiceSettings | undefined;
   /** The browser's request when it asked for the answer in parts (multipart-answer.ts). */
   inParts?: http.IncomingMessage;
-  /** Whose answer it is (the rate limit's key): an answer in parts holds its bytes in that person's share (parts-budget.ts). */
+  /** Whose answer it is (the rate limit's key): one in parts holds its bytes in their share (parts-budget.ts). */
   owner: string;
   /** The recordId the queue index holds for the refId asked, sent as a header beside the answer (listed-record-id.ts). */
   listed?: Promise<string | undefined>;
@@ -54,11 +54,7 @@ export interface FullAnswer {
 export async function answerFull(
   res: http.ServerResponse,
   answer: FullAnswer,
-  deps: {
-    settings: Pick<ApiSettings, 'limits' | 'browserStallMs'>;
-    partsBudget: PartsBudget;
-    previews: PreviewMaking | undefined;
-  },
+  deps: Pick<LookupDeps, 'settings' | 'partsBudget' | 'previews'>,
 ) {
   const { upstreamRes, guard, audit, upstreamStatus } = answer;
   // Whatever breaks from now on is noticed: while the start is checked, and while the line is written.
