@@ -73,6 +73,16 @@ describe('a record of many certificates', () => {
     expect(screen.queryByRole('button', { name: /^Show .* more$/ })).toBeNull();
   });
 
+  it('attack: a failed certificate sent 1,000th of 1,000 is among the first shown, the worst first, never left under Show more', () => {
+    const certs = manyCertificates(1000);
+    certs['provider999-service-cert'] = JSON.stringify({ Claim: { reviewBody: { result: 'rejected' } } });
+    certs['provider500-service-cert'] = JSON.stringify({ Claim: { reviewBody: { result: 'consider' } } });
+    show(certs);
+    const slugs = [...panels()].map((article) => article.getAttribute('data-cert'));
+    expect(slugs.slice(0, 3)).toEqual(['provider999-service-cert', 'provider500-service-cert', 'provider0-service-cert']);
+    expect(slugs).toHaveLength(24);
+  });
+
   it('shows a handful of certificates whole, with no count and no Show more', () => {
     show(manyCertificates(3));
     expect(panels()).toHaveLength(3);

@@ -4,6 +4,7 @@ import {
   type CertificateReview,
   certificateLabel,
   certificateOutcome,
+  certificatesWorstFirst,
   reviewOf,
   type ReviewRow,
 } from '../../kyc/view/certificate-review.ts';
@@ -38,7 +39,14 @@ const RECEIVED_LAID_OUT = MAX_LAID_OUT / CERTIFICATES_AT_ONCE;
  * The raw JSON views open are the page's (withRawView): what they lay out is bounded together.
  */
 export function Certificates({ certs, recordCopy }: { certs: Record<string, string>; recordCopy: (slug: string) => Promise<void> }) {
-  const entries = useMemo(() => Object.entries(certs), [certs]);
+  // Past a page, the worst first (certificatesWorstFirst), as the summary's chips: a failure is never under Show more.
+  const entries = useMemo(
+    () =>
+      Object.keys(certs).length <= CERTIFICATES_AT_ONCE
+        ? Object.entries(certs)
+        : certificatesWorstFirst(certs).map(({ slug, raw }): [string, string] => [slug, raw]),
+    [certs],
+  );
   const { shown, showMore } = useShownAtOnce(entries, CERTIFICATES_AT_ONCE);
   const [views, setViews] = useState<RawViews>(NO_RAW_VIEWS);
   const toggleRawJson = useCallback(

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import type { CandidateRecord } from '../../kyc/contract/schema.ts';
 import { labelOf } from '../../kyc/contract/certificate-fields.ts';
-import { certificateOutcome } from '../../kyc/view/certificate-review.ts';
+import { certificateOutcome, certificatesWorstFirst } from '../../kyc/view/certificate-review.ts';
 import { splitSummaryFields, structuredSummaryFields } from '../../kyc/view/summary-fields.ts';
 import { notTextWords, type StructuredField } from '../../kyc/contract/other-forms.ts';
 import { revealBidiControls, truncateText } from '../../kyc/view/text.ts';
@@ -9,7 +9,7 @@ import { asSentWords, buildTimeline, currentSince, type CurrentSince, LATER_DATE
 import { Card } from '../ui/card.tsx';
 import { LongText } from '../ui/long-text.tsx';
 import { OutcomeChip } from '../ui/outcome-chip.tsx';
-import { knownOutcome, type OutcomeTone, outcomeTone } from '../../kyc/contract/outcome.ts';
+import { type OutcomeTone, outcomeTone } from '../../kyc/contract/outcome.ts';
 import { StatusBadge } from '../ui/status-badge.tsx';
 import { TimeStamp } from '../ui/time-stamp.tsx';
 
@@ -126,9 +126,10 @@ const CHIPS_AT_ONCE = 24;
 function CertificateChips({ certs }: { certs: Readonly<Record<string, string>> }) {
   // Kept while the record is the same object: a new lookup of it (Refresh) reads them again.
   const { shown, rest } = useMemo(() => {
-    const chips = Object.entries(certs).map(([slug, raw]) => ({ slug, ...certificateOutcome(slug, raw) }));
-    if (chips.length <= CHIPS_AT_ONCE) return { shown: chips, rest: [] };
-    const ordered = worstFirst(chips);
+    const slugs = Object.keys(certs);
+    if (slugs.length <= CHIPS_AT_ONCE)
+      return { shown: slugs.map((slug) => ({ slug, ...certificateOutcome(slug, certs[slug]!) })), rest: [] };
+    const ordered = certificatesWorstFirst(certs).map(({ slug, chip }) => ({ slug, ...chip }));
     return { shown: ordered.slice(0, CHIPS_AT_ONCE), rest: ordered.slice(CHIPS_AT_ONCE) };
   }, [certs]);
   return (
@@ -146,18 +147,6 @@ function CertificateChips({ certs }: { certs: Readonly<Record<string, string>> }
     </ul>
   );
 }
-
-/** Worst first, by what each outcome means (an unknown word as a reviewer must look); the order sent among equals. */
-function worstFirst<T extends { outcome: string }>(chips: readonly T[]): T[] {
-  const severity = (chip: T) => knownOutcome(chip.outcome)?.severity ?? UNKNOWN_SEVERITY;
-  return chips
-    .map((chip, index) => ({ chip, index, severity: severity(chip) }))
-    .sort((a, b) => b.severity - a.severity || a.index - b.index)
-    .map(({ chip }) => chip);
-}
-
-/** An outcome word this tool does not know: between a pass and a failure, where a reviewer must look. */
-const UNKNOWN_SEVERITY = 45;
 
 /** "and 976 more: 970 passed, 6 need attention, all under Certificates". */
 function moreChipsWords(rest: ReadonlyArray<{ outcome: string }>): string {

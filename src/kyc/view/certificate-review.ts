@@ -1,6 +1,7 @@
 import { certificateTitle, isKnownProvider, parseCertificate } from './certificate.ts';
 import { type CertificateField, certificateFields } from '../contract/certificate-fields.ts';
 import { outcomeInText, UNREADABLE } from '../contract/certificate-triage.ts';
+import { knownOutcome } from '../contract/outcome.ts';
 
 /**
  * A certificate as a reviewer reads it: the provider's results as labelled rows, each with the place
@@ -156,3 +157,28 @@ export function certificateOutcome(slug: string, raw: string): CertificateOutcom
   const review = reviewOf(parsed.json, slug);
   return { label: certificateLabel(slug, review), outcome: review.outcome, path: review.outcomePath, recognition: review.recognition };
 }
+
+/** A certificate with its chip, as the summary strip and the Certificates section order them. */
+export interface ReadCertificate {
+  slug: string;
+  raw: string;
+  chip: CertificateOutcome;
+}
+
+/**
+ * More certificates than a page shows at once: each read for its chip, the worst first (a failure, then
+ * what needs a reviewer, an outcome word this tool does not know among those; the passes last), in the
+ * order sent among equals, so that no failure is the one left under "Show more".
+ */
+export function certificatesWorstFirst(certs: Readonly<Record<string, string>>): ReadCertificate[] {
+  return Object.entries(certs)
+    .map(([slug, raw], index) => {
+      const chip = certificateOutcome(slug, raw);
+      return { slug, raw, chip, index, severity: knownOutcome(chip.outcome)?.severity ?? UNKNOWN_SEVERITY };
+    })
+    .sort((a, b) => b.severity - a.severity || a.index - b.index)
+    .map(({ slug, raw, chip }) => ({ slug, raw, chip }));
+}
+
+/** An outcome word this tool does not know: between a pass and a failure, where a reviewer must look. */
+const UNKNOWN_SEVERITY = 45;
