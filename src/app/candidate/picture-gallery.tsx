@@ -1,4 +1,5 @@
 import { lazy, memo, Profiler, type ProfilerOnRenderCallback, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { PICTURES_AT_ONCE } from '../../kyc/contract/picture-parts.ts';
 import type { IdentityAttribute } from '../../kyc/contract/schema.ts';
 import { Section } from '../ui/section.tsx';
 import { ShowMore, useShownAtOnce } from '../ui/show-more.tsx';
@@ -12,11 +13,13 @@ const DocumentViewer = lazy(() => loadViewer().then((module) => ({ default: modu
 const fetchViewer = () => void loadViewer().catch(() => {});
 
 /**
- * Cards on the page at first, and added by each "Show more": a record has a handful of pictures, but the
- * service may send thousands (20 000 in one record kept the tab busy for minutes), and every card decodes
- * its picture. The viewer pages through the pictures on the page.
+ * Cards on the page at first, and added by each "Show more" (PICTURES_AT_ONCE): a record has a handful of
+ * pictures, but the service may send thousands (20 000 in one record kept the tab busy for minutes), and
+ * every card decodes its picture. The viewer pages through the pictures on the page. The server makes
+ * previews of as many pictures of an answer, and no more: a card without one shows its picture's
+ * progress until its full part is in.
  */
-export const PICTURES_AT_ONCE = 24;
+export { PICTURES_AT_ONCE };
 
 type GalleryProps = {
   pictures: Array<[string, IdentityAttribute]>;

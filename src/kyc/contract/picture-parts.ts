@@ -14,6 +14,13 @@ export const PARTS_MEDIA_TYPE = 'multipart/mixed';
 /** What the browser sends: parts, or plain JSON from a server (or a proxy) that does not offer them. */
 export const PARTS_ACCEPT = `${PARTS_MEDIA_TYPE}, application/json;q=0.9`;
 
+/**
+ * Pictures the page shows at first, and adds with each "Show more" (picture-gallery.tsx): a record has a
+ * handful, but the service may send thousands. The server makes previews of at most this many pictures of
+ * one answer (parts-writer.ts): the others' full parts follow as a small picture's do.
+ */
+export const PICTURES_AT_ONCE = 24;
+
 /** The part header naming a picture part: the reference's `part`, never the attribute's name (no data in headers). */
 export const PART_NAME_HEADER = 'content-id';
 

@@ -1,5 +1,12 @@
 import { createGzip } from 'node:zlib';
-import { PART_NAME_HEADER, PARTS_MEDIA_TYPE, previewPartName, recordPartName, statusPartName } from '../../kyc/contract/picture-parts.ts';
+import {
+  PART_NAME_HEADER,
+  PARTS_MEDIA_TYPE,
+  PICTURES_AT_ONCE,
+  previewPartName,
+  recordPartName,
+  statusPartName,
+} from '../../kyc/contract/picture-parts.ts';
 import { countBytes } from '../http/http-reply.ts';
 import { drained, gzipAccepted, type PartsTarget } from './multipart-answer.ts';
 import type { PartsHolding } from './parts-budget.ts';
@@ -60,6 +67,13 @@ function holdsDelimiter(chunks: readonly Buffer[], boundary: string): boolean {
  * its decoded chunks are joined, and the joined buffer becomes the picture's bytes (the chunks are
  * dropped), so the record holds each picture once; the join is taken from the answer's share of the parts
  * budget all the same, and a picture the budget has no room for gets no preview.
+ *
+ * One lookup's pictures do not hold another's (red team: one record of 60 large pictures held the one
+ * preview process, and another user's lookup of 0.26 s took 11.7 s): at most PICTURES_AT_ONCE pictures
+ * get previews, as many as the page shows at first, the first to arrive (the others' cards show their
+ * progress until their full part is in, as a small picture's do); the pool's turns go round the lookups waiting, one picture each (preview-pool.ts);
+ * and once the record part is written the answer waits for its previews at most `waitMs`, together:
+ * past it its pictures follow without those not made, and none not yet begun is made.
  */
 export class LookupPreviews {
   private readonly made = new Map<PicturePart, Promise<Buffer | undefined>>();
@@ -67,6 +81,10 @@ export class LookupPreviews {
   private inProgress = 0;
   private closed = false;
   private abandoned = false;
+  /** Resolves (with no preview) once the answer has waited `waitMs` for its previews; begun at the first `of`. */
+  private waited: Promise<undefined> | undefined;
+  private waitTimer: NodeJS.Timeout | undefined;
+  private late = false;
 
   constructor(
     private readonly holding: PartsHolding,
@@ -77,7 +95,7 @@ export class LookupPreviews {
     const making = this.making;
     if (!making || this.closed || picture.reference.size <= making.limits.thresholdBytes) return;
     // Sniffed from its first bytes (record-parts.ts): an SVG, a TIFF, a PDF… is never decoded, nor waits for a slot.
-    if (!isDecoded(picture.reference.type)) return;
+    if (!isDecoded(picture.reference.type) || this.made.size >= PICTURES_AT_ONCE) return;
     this.slot ??= making.slots.take();
     this.inProgress++;
     const preview = this.slot.then(() => this.make(picture, making));
@@ -100,19 +118,36 @@ export class LookupPreviews {
    */
   abandon(): void {
     this.abandoned = true;
+    clearTimeout(this.waitTimer);
     this.close();
   }
 
-  /** The picture's preview once made; undefined when it has none. */
+  /**
+   * The picture's preview once made; undefined when it has none, or when it is not made within the
+   * answer's wait for its previews, which the first call begins (the record part is written).
+   */
   of(picture: PicturePart): Promise<Buffer | undefined> {
-    return this.made.get(picture) ?? Promise.resolve(undefined);
+    const preview = this.made.get(picture);
+    const making = this.making;
+    if (!preview || !making) return Promise.resolve(undefined);
+    this.waited ??= new Promise((resolve) => {
+      this.waitTimer = setTimeout(() => {
+        this.late = true;
+        resolve(undefined);
+      }, making.limits.waitMs);
+    });
+    // A preview already made is taken, even once the wait is over.
+    return Promise.race([preview, this.waited]);
   }
 
+  /** Whether the answer still waits for previews not yet begun. */
+  private readonly waitedFor = () => !this.abandoned && !this.late;
+
   private async make(picture: PicturePart, making: PreviewMaking): Promise<Buffer | undefined> {
-    if (this.abandoned || !this.holding.take(picture.reference.size)) return undefined;
+    if (!this.waitedFor() || !this.holding.take(picture.reference.size)) return undefined;
     const whole = picture.chunks.length === 1 ? picture.chunks[0]! : Buffer.concat(picture.chunks);
     picture.chunks = [whole];
-    const preview = await makePreview(whole, making.limits, making.pool);
+    const preview = await makePreview(whole, making.limits, making.pool, { lookup: this, wanted: this.waitedFor });
     return preview.ok ? preview.bytes : undefined;
   }
 

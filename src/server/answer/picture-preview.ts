@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { LARGEST_SHOWN_PIXELS } from '../../kyc/contract/picture-size.ts';
 import { SNIFF_BYTES, sniffImageType } from '../../kyc/contract/picture-type.ts';
-import { type Preview, PreviewPool } from './preview-pool.ts';
+import { type Preview, PreviewPool, type PreviewTurn } from './preview-pool.ts';
 
 /**
  * A large picture's preview for an answer in parts (multipart-answer.ts): downscaled to what the page
@@ -24,6 +24,11 @@ export interface PreviewLimits {
   maxInputPixels: number;
   /** Time for one picture; past it the picture gets no preview, and its process is killed. */
   timeLimitMs: number;
+  /**
+   * Time an answer waits for its previews, together, once its record part is written; past it the
+   * pictures follow without those not yet made, and those not yet begun are not made (parts-writer.ts).
+   */
+  waitMs: number;
 }
 
 export const PREVIEW_LIMITS: PreviewLimits = {
@@ -33,6 +38,9 @@ export const PREVIEW_LIMITS: PreviewLimits = {
   // The page shows no picture above it either (picture-size.ts): one past it gets no preview, and no <img>.
   maxInputPixels: LARGEST_SHOWN_PIXELS,
   timeLimitMs: 5000,
+  // One picture's time limit: a lookup alone has its previews well within it (0.2 s each, 0.3 s more to start
+  // a process), and while every lookup slot is taken its pictures follow within it all the same.
+  waitMs: 5000,
 };
 
 /** The types ever decoded for a preview, by the MIME type sniffed from their bytes (picture-type.ts). */
@@ -49,14 +57,15 @@ export const isDecoded = (mime: string) => DECODED_TYPES.has(mime);
  */
 export const previewPool = new PreviewPool(Math.max(1, Math.min(2, availableParallelism() - 1)));
 
-/** The preview of `bytes`, or why there is none; made by `pool`. Never throws. */
+/** The preview of `bytes`, or why there is none; made by `pool`, in `turn`'s line when one is named. Never throws. */
 export async function makePreview(
   bytes: Buffer,
   limits: PreviewLimits = PREVIEW_LIMITS,
   pool: PreviewPool = previewPool,
+  turn?: PreviewTurn,
 ): Promise<Preview> {
   const type = sniffImageType(bytes.subarray(0, SNIFF_BYTES));
   if (!isDecoded(type.mime))
     return { ok: false, problem: `not decoded: a file of ${type.label === 'unknown' ? 'an unknown type' : `type ${type.label}`}` };
-  return pool.run({ bytes, longSide: limits.longSide, maxInputPixels: limits.maxInputPixels, timeLimitMs: limits.timeLimitMs });
+  return pool.run({ bytes, longSide: limits.longSide, maxInputPixels: limits.maxInputPixels, timeLimitMs: limits.timeLimitMs }, turn);
 }
