@@ -1,4 +1,5 @@
 import { ApiFailure } from '../http/api-failure.ts';
+import { FairTurns, TurnRefused } from '../state/fair-turns.ts';
 
 /**
  * This instance's reads of its audit files at once, bounded, and shared fairly among the people asking.
@@ -41,72 +42,25 @@ export function trailBusy(): ApiFailure {
   );
 }
 
-interface Waiter {
-  go: () => void;
-}
-
 export function createTrailReads(bounds: TrailReadBounds = TRAIL_READ_BOUNDS): TrailReads {
-  let running = 0;
-  let waiting = 0;
-  // Each reader's line, in the order their turns come round (a Map keeps the order it was given).
-  const lines = new Map<string, Waiter[]>();
-
-  const next = () => {
-    const first = lines.entries().next();
-    if (running >= bounds.atOnce || first.done) return;
-    const [reader, line] = first.value;
-    // The reader goes to the back of the round, with what it has left.
-    lines.delete(reader);
-    const waiter = line.shift()!;
-    if (line.length) lines.set(reader, line);
-    waiting -= 1;
-    running += 1;
-    waiter.go();
-  };
-
-  // A reader who has gone (the request closed) leaves the line at once: it holds no place in it.
-  const leave = (reader: string, waiter: Waiter) => {
-    const line = lines.get(reader);
-    const at = line?.indexOf(waiter) ?? -1;
-    if (!line || at === -1) return false;
-    line.splice(at, 1);
-    if (!line.length) lines.delete(reader);
-    waiting -= 1;
-    return true;
-  };
-
-  const turn = (reader: string, signal: AbortSignal | undefined) =>
-    new Promise<void>((resolve, reject) => {
-      if (waiting >= bounds.maxWaiting) return reject(trailBusy());
-      const onAbort = () => {
-        if (leave(reader, waiter)) reject(trailBusy());
-      };
-      const waiter: Waiter = {
-        go: () => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve();
-        },
-      };
-      const line = lines.get(reader);
-      if (line) line.push(waiter);
-      else lines.set(reader, [waiter]);
-      waiting += 1;
-      signal?.addEventListener('abort', onAbort, { once: true });
-    });
-
+  const turns = new FairTurns(bounds.atOnce, bounds.maxWaiting);
   return {
     get counts() {
-      return { running, waiting };
+      return { running: turns.inUse, waiting: turns.waiting };
     },
     async run(asker, read) {
-      if (asker?.signal?.aborted) throw trailBusy();
-      if (running < bounds.atOnce && waiting === 0) running += 1;
-      else await turn(asker?.reader ?? '', asker?.signal);
+      let release: () => void;
+      try {
+        // Without an asker, one anonymous line (a test's or a tool's read).
+        release = await turns.take(asker?.reader ?? '', asker?.signal);
+      } catch (error) {
+        if (error instanceof TurnRefused) throw trailBusy();
+        throw error;
+      }
       try {
         return await read();
       } finally {
-        running -= 1;
-        next();
+        release();
       }
     },
   };

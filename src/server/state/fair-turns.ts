@@ -1,0 +1,92 @@
+/**
+ * At most `slots` holders at once; the others wait their turn, which goes round the owners waiting, one
+ * each, in the order they came: an owner with many in line takes one turn a round, so that one owner's
+ * many (a lookup's hundred pictures, a user's sixty reads of the audit trail) never hold another's one
+ * behind them (red team). A take with no owner named is an owner of its own, so such takes are served in
+ * order. Past `maxWaiting` in line a take is refused (`full`), and one whose `signal` ends while it waits
+ * leaves the line at once (`gone`), holding no place in it. Used for the previews (answer/preview-slots.ts)
+ * and this instance's reads of its audit files (trail/trail-reads.ts).
+ */
+export class FairTurns {
+  private busy = 0;
+  private count = 0;
+  /** Each owner's line, in the order their turns come round (a Map keeps the order it was given). */
+  private readonly lines = new Map<unknown, Array<() => void>>();
+
+  constructor(
+    private readonly slots: number,
+    private readonly maxWaiting = Number.POSITIVE_INFINITY,
+  ) {}
+
+  get inUse(): number {
+    return this.busy;
+  }
+
+  get waiting(): number {
+    return this.count;
+  }
+
+  /** Resolves with the slot's release (calling it again does nothing) once a slot is free and `owner`'s turn has come. */
+  async take(owner: unknown = {}, signal?: AbortSignal): Promise<() => void> {
+    if (signal?.aborted) throw new TurnRefused('gone');
+    if (this.busy < this.slots) this.busy++;
+    else await this.turn(owner, signal);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.next();
+    };
+  }
+
+  private turn(owner: unknown, signal: AbortSignal | undefined): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      if (this.count >= this.maxWaiting) return reject(new TurnRefused('full'));
+      const onAbort = () => {
+        if (this.leave(owner, go)) reject(new TurnRefused('gone'));
+      };
+      const go = () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      const line = this.lines.get(owner);
+      if (line) line.push(go);
+      else this.lines.set(owner, [go]);
+      this.count += 1;
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  /** A waiter whose owner has gone leaves the line; false when its turn had already come. */
+  private leave(owner: unknown, go: () => void): boolean {
+    const line = this.lines.get(owner);
+    const at = line?.indexOf(go) ?? -1;
+    if (!line || at === -1) return false;
+    line.splice(at, 1);
+    if (!line.length) this.lines.delete(owner);
+    this.count -= 1;
+    return true;
+  }
+
+  /** The slot passes straight to the first owner in the round, who goes to the back of it with what it has left. */
+  private next(): void {
+    const first = this.lines.entries().next();
+    if (first.done) {
+      this.busy--;
+      return;
+    }
+    const [owner, line] = first.value;
+    this.lines.delete(owner);
+    const go = line.shift()!;
+    if (line.length) this.lines.set(owner, line);
+    this.count -= 1;
+    go();
+  }
+}
+
+/** A take refused: the line is full, or its owner went before its turn came. */
+export class TurnRefused extends Error {
+  constructor(readonly why: 'full' | 'gone') {
+    super(why === 'full' ? 'too many waiting for a turn' : 'gone before its turn');
+  }
+}
