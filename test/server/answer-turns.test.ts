@@ -11,27 +11,12 @@ import { ListPageReader } from '../../src/server/answer/list-page-reader.ts';
 import { readPiecesInTurns } from '../../src/server/answer/pieces-in-turns.ts';
 import { eachInTurns, SLICE_MS } from '../../src/server/answer/turns.ts';
 import { ApiFailure } from '../../src/server/http/api-failure.ts';
+import { countTurns } from '../support/event-loop-turns.ts';
 
 /**
  * A large answer that arrives faster than it is read must not keep the event loop to itself: /healthz,
  * other lookups and the audit line an answer in parts waits for are served between its slices.
  */
-/** Counts the turns of the event loop until the returned function is called, which gives the count. */
-function countTurns(): () => number {
-  let turns = 0;
-  let counting = true;
-  const count = () => {
-    if (!counting) return;
-    turns++;
-    setImmediate(count);
-  };
-  setImmediate(count);
-  return () => {
-    counting = false;
-    return turns;
-  };
-}
-
 /** The body's bytes in 64 KiB chunks, handed on in microtasks (Readable.from): all before any macrotask, unless read in turns. */
 function arrivingAtOnce(body: Buffer): Readable {
   const chunks: Buffer[] = [];

@@ -5,6 +5,7 @@ import type { ListPage } from '../../src/server/lookup/crawler-list.ts';
 import { CrawlPool, realClock } from '../../src/server/lookup/crawler-pool.ts';
 import { createQueueIndex } from '../../src/server/state/queue-index.ts';
 import { createMemoryQueueIndexStore } from '../../src/server/state/queue-index-store.ts';
+import { countTurns } from '../support/event-loop-turns.ts';
 
 /**
  * A list that ignores `limit` (6,000 records a page), claims ten million and gives new ids each time,
@@ -23,29 +24,10 @@ function records(round: number, count: number): Applicant[] {
   })) as Applicant[];
 }
 
-/** Counts the turns of the event loop from now until stopped: a tick on each. */
-function ticker() {
-  let turns = 0;
-  let running = true;
-  const tick = () => {
-    if (!running) return;
-    turns++;
-    setImmediate(tick);
-  };
-  setImmediate(tick);
-  return {
-    turns: () => turns,
-    stop: () => {
-      running = false;
-    },
-  };
-}
-
 async function turnsDuring<T>(work: () => Promise<T>): Promise<{ result: T; turns: number }> {
-  const ticks = ticker();
+  const turns = countTurns();
   const result = await work();
-  ticks.stop();
-  return { result, turns: ticks.turns() };
+  return { result, turns: turns() };
 }
 
 describe('attack: a list that ignores limit, 6,000 new records a page', () => {
@@ -87,17 +69,17 @@ describe('attack: a list that ignores limit, 6,000 new records a page', () => {
     const first = await fetchPage(undefined, 0);
     let learnt = 0;
     const turnsAtLearn: number[] = [];
-    const ticks = ticker();
+    const turns = countTurns();
     const ended = await restOfTab(
       { fetchPage, pool, signal: stop.signal },
       undefined,
       first as Extract<ListPage, { ok: true }>,
       async (page) => {
         learnt += page.served;
-        turnsAtLearn.push(ticks.turns());
+        turnsAtLearn.push(turns.soFar());
       },
     );
-    ticks.stop();
+    turns();
     stop.abort();
     expect(ended).not.toBeUndefined();
     expect(learnt).toBeGreaterThanOrEqual(54_000);
