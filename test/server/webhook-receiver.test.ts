@@ -373,4 +373,23 @@ describe('the webhook receiver: its own rate limit', () => {
       await limited.close();
     }
   });
+
+  it('attack: deliveries from rotating addresses of one IPv6 /64 (behind TRUSTED_PROXIES) share one bucket, another /64 has its own', async () => {
+    const limited = await startTestApp({
+      environments: [withSecret(testEnvironment(target(CLIENT_ID)), WEBHOOK_SECRET)],
+      settings: { trustedProxies: ['127.0.0.1/32'], limits: { webhookDeliveriesPerMinute: 2 } },
+    });
+    const from = (address: string) => ({ headers: { 'x-forwarded-for': address } });
+    try {
+      const answers = [];
+      for (const address of ['2001:db8:1:2::1', '2001:db8:1:2:a:b:c:d', '2001:db8:1:2:ffff:1:2:3']) {
+        answers.push(await deliver(limited.port, deliveryBody(), from(address)));
+      }
+      expect(answers.map((res) => res.status)).toEqual([200, 200, 429]);
+      expect(codeOf(answers[2]!)).toBe('webhook_rate_limited');
+      expect((await deliver(limited.port, deliveryBody(), from('2001:db8:1:3::1'))).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
 });

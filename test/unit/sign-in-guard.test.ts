@@ -92,4 +92,59 @@ describe('SignInGuard', () => {
     expect(await slow).toEqual({ ok: true, value: 'late' });
     expect(await guess).toEqual({ ok: false, reason: 'failed' });
   });
+
+  /** The i-th of many addresses in one IPv6 /64, each new, as an attacker holding the /64 rotates through it. */
+  const rotating = (i: number) => `2001:db8:1:2:${((i * 7919) % 65_536).toString(16)}:${i.toString(16)}:9:${(i + 1).toString(16)}`;
+
+  it('attack: wrong passwords from rotating addresses of one IPv6 /64 are counted as one client: locked after 50, a colleague signs in at once', async () => {
+    const g = guard();
+    const reasons: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      const attempt = await g.attempt(`u${i}`, rotating(i), wrong);
+      reasons.push(attempt.ok ? 'ok' : attempt.reason);
+    }
+    expect(reasons).toEqual([...Array(50).fill('failed'), ...Array(10).fill('locked')]);
+    // Locked: the /64, whichever of its addresses, even with a right password; neither another /64 nor an IPv4 client.
+    expect(await g.attempt('ana', '2001:db8:1:2::7', right)).toEqual({ ok: false, reason: 'locked', retryAfterSeconds: 900 });
+    expect(await g.attempt('ana', '2001:db8:1:3::7', right)).toEqual({ ok: true, value: 'signed in' });
+    expect(await g.attempt('ana', '198.51.100.7', right)).toEqual({ ok: true, value: 'signed in' });
+  });
+
+  it('attack: ten wrong passwords for one username from rotating addresses of one /64 lock that username there, and nowhere else', async () => {
+    const g = guard();
+    for (let i = 0; i < 10; i++) expect(await g.attempt('ana', rotating(i), wrong)).toEqual({ ok: false, reason: 'failed' });
+    expect(await g.attempt('ana', rotating(10), right)).toEqual({ ok: false, reason: 'locked', retryAfterSeconds: 900 });
+    expect(await g.attempt('sam', rotating(11), right)).toEqual({ ok: true, value: 'signed in' });
+    expect(await g.attempt('ana', '2001:db8:1:3::1', right)).toEqual({ ok: true, value: 'signed in' });
+    // IPv4 stays per address: a neighbour is another client.
+    for (let i = 0; i < 10; i++) await g.attempt('bob', '203.0.113.7', wrong);
+    expect(await g.attempt('bob', '203.0.113.7', right)).toMatchObject({ ok: false, reason: 'locked' });
+    expect(await g.attempt('bob', '203.0.113.8', right)).toEqual({ ok: true, value: 'signed in' });
+  });
+
+  it("attack: a flood of sign-ins from rotating addresses of one /64 takes one turn: a colleague's is checked while the flood's are held", async () => {
+    const g = guard();
+    const held: Array<() => void> = [];
+    const checked: string[] = [];
+    let holding = true;
+    const hold = (name: string) => () => {
+      checked.push(name);
+      return holding ? new Promise<undefined>((resolve) => held.push(() => resolve(undefined))) : Promise.resolve(undefined);
+    };
+    const flood = Array.from({ length: 20 }, (_, i) => g.attempt(`u${i}`, rotating(i), hold(`u${i}`)));
+    await vi.waitFor(() => expect(checked).toEqual(['u0']));
+    // One checked, eight in line, the rest refused at once.
+    expect(g.waiting).toBe(8);
+    const colleague = await g.attempt('ana', '198.51.100.7', async () => {
+      checked.push('ana');
+      return 'signed in';
+    });
+    expect(colleague).toEqual({ ok: true, value: 'signed in' });
+    expect(checked).toEqual(['u0', 'ana']);
+    holding = false;
+    for (const release of held) release();
+    const reasons = (await Promise.all(flood)).map((attempt) => (attempt.ok ? 'ok' : attempt.reason));
+    expect(reasons.filter((reason) => reason === 'failed')).toHaveLength(9);
+    expect(reasons.filter((reason) => reason === 'busy')).toHaveLength(11);
+  });
 });

@@ -41,7 +41,7 @@ export interface AccessControl {
    * reading a sign-in's body (a body over its limit closes the connection after its refusal); `reply` and `fail` answer.
    */
   handleSession(req: http.IncomingMessage, reply: Reply, fail: Fail, res: http.ServerResponse): void | Promise<void>;
-  /** The key for per-user rate limits: the user, or the client address in local mode. */
+  /** The key for per-user rate limits: the user, or the client address in local mode (an IPv6 address: its /64). */
   rateLimitKey(req: http.IncomingMessage, identity: Identity): string;
   /** Routes of the mode's own, open to everyone (OpenID Connect: the start of a sign-in and the callback). */
   routes?: readonly Route[];

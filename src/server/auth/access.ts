@@ -4,6 +4,7 @@ import { ApiFailure } from '../http/api-failure.ts';
 import type { AuthConfig } from '../config/sign-in.ts';
 import { methodNotAllowed } from '../http/http-reply.ts';
 import { clientOf } from '../http/client.ts';
+import { addressKey } from '../http/connection-guard.ts';
 import { isLoopbackHost } from '../http/loopback.ts';
 import { createMemoryStore } from '../state/store.ts';
 import type { AccessControl, AccessOptions } from './access-control.ts';
@@ -66,7 +67,8 @@ function localAccess(config: Extract<AuthConfig, { mode: 'local' }>): AccessCont
   return identifiedByRequest(
     'local',
     identify,
-    (req) => `address:${clientOf(req).address || 'unknown'}`,
+    // A whole IPv6 /64 is one client (one host holds all of it), as for sign-in and the connection caps.
+    (req) => `address:${addressKey(clientOf(req).address) || 'unknown'}`,
     'With no sign-in configured, only this machine may use Candidate Lookup (through localhost).',
   );
 }

@@ -30,8 +30,9 @@ export interface SignInFailures {
 
 /**
  * Failed sign-ins in the shared store, so that a lock holds on every instance: ten for one username from
- * one client address, or fifty from one address, lock for 15 minutes. (Per address too, not per username
- * alone: anyone could otherwise lock any colleague out.) Every method rejects with
+ * one client, or fifty from one client, lock for 15 minutes (a client: an IPv4 address or an IPv6 /64, as
+ * sign-in-guard.ts keys them). (Per client too, not per username alone: anyone could otherwise lock any
+ * colleague out.) Every method rejects with
  * `StoreUnavailableError` when the store cannot be asked: sign-in then fails closed.
  */
 export function createSignInFailures(store: SharedStore, limits = { user: 10, address: 50 }): SignInFailures {

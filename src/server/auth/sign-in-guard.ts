@@ -1,3 +1,4 @@
+import { addressKey } from '../http/connection-guard.ts';
 import type { SignInFailures } from './sign-in-failures.ts';
 import { type QueueLimits, SignInQueue } from './sign-in-queue.ts';
 
@@ -5,16 +6,19 @@ import { type QueueLimits, SignInQueue } from './sign-in-queue.ts';
  * What stands between a password guesser and the users file: failures counted and slowed, locks, and a
  * limit on sign-ins checked at once.
  *
- * Failed sign-ins are counted per username at one client address and per client address (in the shared
- * store: see sign-in-failures.ts): each failure doubles the wait; ten for one username from one address,
- * or fifty from one address, lock for 15 min.
+ * Failed sign-ins are counted per username at one client and per client (in the shared store: see
+ * sign-in-failures.ts): each failure doubles the wait; ten for one username from one client, or fifty
+ * from one client, lock for 15 min. A client is an IPv4 address, or an IPv6 /64 (connection-guard.ts's
+ * addressKey): one host holds a whole /64, and wrong passwords from rotating addresses of it, each new to
+ * the counts, were never locked, and took every turn from a colleague (red team).
  *
- * Sign-ins being checked: one at a time per username, a few per address (colleagues behind one NAT sign
- * in together), a few more in all, as scrypt is slow on purpose. Parallel guesses must not slip past the
- * count of failures: each sign-in is counted as a failure before it is checked, atomically in the shared
- * store, so that this holds across instances too (the queue alone is per process). A sign-in waits its
- * turn rather than being refused (sign-in-queue.ts), and the turn is given back before the wait that
- * follows a failure: guessing cannot jam a colleague's sign-in.
+ * Sign-ins being checked: one at a time per username, one or a few per client (colleagues behind one NAT
+ * sign in together), a few more in all, fewer than libuv has threads (the audit writes need them too), as
+ * scrypt is slow on purpose. Parallel guesses must not slip past the count of failures: each sign-in is
+ * counted as a failure before it is checked, atomically in the shared store, so that this holds across
+ * instances too (the queue alone is per process). A sign-in waits its turn rather than being refused, the
+ * turns going round the clients waiting (sign-in-queue.ts), and the turn is given back before the wait
+ * that follows a failure: guessing cannot jam a colleague's sign-in.
  */
 
 export interface SignInGuardOptions {
@@ -53,7 +57,7 @@ export class SignInGuard {
    * failures cannot be counted: the sign-in then fails closed.
    */
   async attempt<T>(username: string, clientAddress: string, check: () => Promise<T | undefined>): Promise<Attempt<T>> {
-    const address = `address:${clientAddress}`;
+    const address = `address:${addressKey(clientAddress)}`;
     const failureKeys = { user: `user:${username.toLowerCase()}|${address}`, address };
     const lockedBefore = await this.options.failures.lockedFor(failureKeys);
     if (lockedBefore > 0) return { ok: false, reason: 'locked', retryAfterSeconds: lockedBefore };

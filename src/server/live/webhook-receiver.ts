@@ -7,7 +7,7 @@ import type { RefusalLog } from '../audit/audit-refusals.ts';
 import { countLine, writeLine } from '../audit/audit-trail.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { clientOf } from '../http/client.ts';
-import { DEFAULT_BODY_TIMEOUT_MS } from '../http/connection-guard.ts';
+import { addressKey, DEFAULT_BODY_TIMEOUT_MS } from '../http/connection-guard.ts';
 import { bytesSent, methodNotAllowed, sendFailure, sendJson, sendThrown } from '../http/http-reply.ts';
 import { BodyTimeoutError, BodyTooLargeError, readBodyBytes } from '../http/request-body.ts';
 import { setSecurityHeaders } from '../http/security-headers.ts';
@@ -32,7 +32,7 @@ export interface WebhookDeps {
   /** Where accepted deliveries wait to be confirmed and published (delivery-intake.ts). */
   intake: DeliveryIntake;
   deliveryIds: DeliveryIds;
-  /** Deliveries per sending address, a limit of the receiver's own (never a user's). */
+  /** Deliveries per sending address (an IPv6 address counting as its /64), a limit of the receiver's own (never a user's). */
   rateLimiter: RateLimiter;
   audit: AuditLog;
   refusals: RefusalLog;
@@ -129,7 +129,8 @@ async function receive(
   if (req.method !== 'POST') throw methodNotAllowed('POST', 'Webhook deliveries are POSTed.');
   const env = environment.info.name;
   const refused = (failure: ApiFailure, event = 'unknown') => refuse(deps, res, env, failure, event);
-  const limit = await deps.rateLimiter.take(clientOf(req).address);
+  // One bucket for a whole IPv6 /64: one host holds all of it, and rotating through it must not make it many senders.
+  const limit = await deps.rateLimiter.take(addressKey(clientOf(req).address));
   if (!limit.ok) {
     const message = 'Too many webhook deliveries from this address: try again later.';
     return refused(new ApiFailure('webhook_rate_limited', message, { retryAfterSeconds: limit.retryAfterSeconds }));
