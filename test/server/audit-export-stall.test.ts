@@ -77,12 +77,14 @@ describe("a lead's exports of the audit trail that are never read", () => {
     try {
       // Both under way (each writes its audit line before its first byte) before the third is asked.
       const exportLines = () => fileLines(app.auditLog).filter((line) => line.kind === 'audit' && line.what === 'export').length;
-      for (let tries = 0; exportLines() < 2 && tries < 100; tries++) await new Promise((resolve) => setTimeout(resolve, 20));
+      for (let tries = 0; exportLines() < 2 && tries < 500; tries++) await new Promise((resolve) => setTimeout(resolve, 20));
       expect(exportLines()).toBe(2);
       const third = await postJson(app, AUDIT_PATHS.export, {}, LEAD);
       expect(third.status).toBe(429);
       expect(JSON.parse(third.body).error).toMatchObject({ code: 'rate_limited' });
-      expect(JSON.parse(third.body).error.message).toMatch(/^You already have 2 downloads of the audit trail under way/);
+      expect(JSON.parse(third.body).error.message).toMatch(
+        /^You already have 2 downloads of the audit trail under way: wait for them to finish\. Try again in 5 s\.$/,
+      );
       expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
       // Cut after their stall: the lead's export is answered whole again.
       let again = third;
@@ -95,5 +97,22 @@ describe("a lead's exports of the audit trail that are never read", () => {
     } finally {
       for (const socket of stuck) socket.destroy();
     }
+  });
+
+  it('attack: exports whose browser went away before their first byte end, and give their places back', async () => {
+    const app = await instance({}, { limits: { lookupsPerMinute: 0 } });
+    queueViews(app.auditLog, 1500);
+    const gone = [stuckExport(app.port), stuckExport(app.port)];
+    const exportLines = () => fileLines(app.auditLog).filter((line) => line.kind === 'audit' && line.what === 'export').length;
+    for (let tries = 0; exportLines() < 2 && tries < 500; tries++) await new Promise((resolve) => setTimeout(resolve, 20));
+    // Gone while their first page is read: before, each waited for ever for a socket that had closed.
+    for (const socket of gone) socket.destroy();
+    let after = await postJson(app, AUDIT_PATHS.export, {}, LEAD);
+    for (let tries = 0; after.status === 429 && tries < 100; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      after = await postJson(app, AUDIT_PATHS.export, {}, LEAD);
+    }
+    expect(after.status).toBe(200);
+    expect(after.body.split('\n').length).toBeGreaterThan(1500);
   });
 });

@@ -59,6 +59,25 @@ describe('the reads of the audit files at once', () => {
     expect(began).toEqual(['r0', 'r1', 'r2']);
   });
 
+  it("an export's page past its first (begun) waits however long the line: refused, its download would be cut short", async () => {
+    const reads = createTrailReads({ atOnce: 1, maxWaiting: 1 });
+    const began: string[] = [];
+    const first = heldRead(began, 'first');
+    const running = reads.run({ reader: 'ana' }, first.read);
+    const waiting = heldRead(began, 'waiting');
+    const inLine = reads.run({ reader: 'sam' }, waiting.read);
+    await turn();
+    // The line is full: a new read is refused, a begun download's next page waits.
+    expect(await reads.run({ reader: 'dave' }, heldRead(began, 'new').read).catch((error: unknown) => error)).toMatchObject({
+      code: 'server_busy',
+    });
+    const page = heldRead(began, 'page');
+    const next = reads.run({ reader: 'lena', begun: true }, page.read);
+    for (const one of [first, waiting, page]) one.end();
+    await Promise.all([running, inLine, next]);
+    expect(began).toEqual(['first', 'waiting', 'page']);
+  });
+
   it('a reader who has gone leaves the line at once, holding no place in it, and its read never begins', async () => {
     const reads = createTrailReads({ atOnce: 1, maxWaiting: 1 });
     const began: string[] = [];

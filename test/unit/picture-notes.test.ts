@@ -56,11 +56,9 @@ describe('picturesNamedIn, at scale and on any text', () => {
     const names = Array.from({ length: 5000 }, (_, i) => (i % 2 ? `pic${i}` : `picture_${i}`));
     const note = 'Document check flagged the picture 4998 and pic4999: compare them with the selfie.';
     patterns = countPatterns();
-    const started = performance.now();
     expect(picturesNamedIn([note], names)).toEqual(['picture_4998', 'pic4999']);
     // Before: 7,500 patterns (one for each of a picture's phrases) for one note, and 2 to 7 s here.
     expect(patterns.count()).toBe(0);
-    expect(performance.now() - started).toBeLessThan(1000);
   });
 
   it('attack: pictures named by underscores alone do not put a space between words once per picture', () => {

@@ -81,6 +81,8 @@ export interface PartsTarget {
 
 /** Resolves once the socket took what was written, or closed; a browser that takes nothing for `stallMs` is cut off. */
 export function drained(res: http.ServerResponse, stallMs: number): Promise<void> {
+  // Closed already: its 'close' has passed, and waiting for it would never end.
+  if (res.destroyed || res.closed) return Promise.resolve();
   return new Promise((resolve) => {
     const stalled = setTimeout(() => res.destroy(), stallMs);
     const done = () => {

@@ -119,6 +119,8 @@ export function readCookie(req: http.IncomingMessage, name: string): string | un
 /** Aborted when the browser goes away before its answer is complete. */
 export function leftEarly(res: http.ServerResponse): AbortSignal {
   const gone = new AbortController();
+  // Gone before it was asked: its 'close' has passed.
+  if (res.closed && !res.writableFinished) gone.abort();
   res.once('close', () => {
     if (!res.writableFinished) gone.abort();
   });

@@ -26,11 +26,14 @@ export class FairTurns {
     return this.count;
   }
 
-  /** Resolves with the slot's release (calling it again does nothing) once a slot is free and `owner`'s turn has come. */
-  async take(owner: unknown = {}, signal?: AbortSignal): Promise<() => void> {
+  /**
+   * Resolves with the slot's release (calling it again does nothing) once a slot is free and `owner`'s
+   * turn has come; `always`: it waits however long the line (what has begun must not be refused now).
+   */
+  async take(owner: unknown = {}, signal?: AbortSignal, always = false): Promise<() => void> {
     if (signal?.aborted) throw new TurnRefused('gone');
     if (this.busy < this.slots) this.busy++;
-    else await this.turn(owner, signal);
+    else await this.turn(owner, signal, always);
     let released = false;
     return () => {
       if (released) return;
@@ -39,9 +42,9 @@ export class FairTurns {
     };
   }
 
-  private turn(owner: unknown, signal: AbortSignal | undefined): Promise<void> {
+  private turn(owner: unknown, signal: AbortSignal | undefined, always: boolean): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      if (this.count >= this.maxWaiting) return reject(new TurnRefused('full'));
+      if (!always && this.count >= this.maxWaiting) return reject(new TurnRefused('full'));
       const onAbort = () => {
         if (this.leave(owner, go)) reject(new TurnRefused('gone'));
       };

@@ -7,6 +7,7 @@ import { auditReadLine } from '../audit/audit-lines.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 import { countBytes } from '../http/http-reply.ts';
 import type { SignedInCall } from '../http/routes.ts';
+import type { Limit } from '../ops/metrics.ts';
 import { csvHeader, csvRow } from './audit-csv.ts';
 import { asLogged, readerFilter } from './audit-match.ts';
 import { askerOf, leadsOnly, otherIdOf, postOnly, readJson, takeSearch, type TrailDeps } from './trail-calls.ts';
@@ -17,6 +18,14 @@ export async function exportRoute(deps: TrailDeps, exporting: ExportsUnderWay, c
   postOnly(call, 'export');
   const lead = deps.rateLimitKey(call.req, call.identity);
   const done = exporting.start(lead);
+  if (!done) {
+    deps.metrics.rateLimited.inc({ limit: 'audit' satisfies Limit });
+    throw new ApiFailure(
+      'rate_limited',
+      `You already have ${EXPORTS_AT_ONCE} downloads of the audit trail under way: wait for them to finish. Try again in ${EXPORT_WAIT_SECONDS} s.`,
+      { retryAfterSeconds: EXPORT_WAIT_SECONDS },
+    );
+  }
   try {
     await takeSearch(deps, call);
     await writeExport(deps, call);
@@ -30,6 +39,13 @@ async function writeExport(deps: TrailDeps, call: SignedInCall): Promise<void> {
   if (!(await writeLine(deps, call.res, 'export of the audit trail', auditReadLine(call, 'export', filter)))) return;
   const also = await otherIdOf(deps, filter);
   const { res } = call;
+  // The rows the table shows for the same filters (readerFilter): not this export's own line, nor the search's before it.
+  const rows = deps.store
+    .exportRows(readerFilter(asLogged({ ...filter, ...also }), call.identity.user), MAX_AUDIT_EXPORT_ROWS, askerOf(deps, call))
+    [Symbol.asyncIterator]();
+  // The first page read before the head: a trail too busy to read now is answered 503 with its wait, not a
+  // download cut short (the pages after it keep their turn: trail-reads.ts).
+  const first = await rows.next();
   res.writeHead(200, {
     'content-type': 'text/csv; charset=utf-8',
     // A fallback for scripts (curl -OJ), by the server's clock and offset. No browser user ever gets this name:
@@ -41,16 +57,12 @@ async function writeExport(deps: TrailDeps, call: SignedInCall): Promise<void> {
   });
   try {
     await send(res, csvHeader(), deps.stallMs);
-    // The rows the table shows for the same filters (readerFilter): not this export's own line, nor the search's before it.
-    for await (const row of deps.store.exportRows(
-      readerFilter(asLogged({ ...filter, ...also }), call.identity.user),
-      MAX_AUDIT_EXPORT_ROWS,
-      askerOf(deps, call),
-    )) {
-      if (res.destroyed) return;
-      await send(res, csvRow(row), deps.stallMs);
+    for (let row = first; !row.done; row = await rows.next()) {
+      if (res.destroyed) break;
+      await send(res, csvRow(row.value), deps.stallMs);
     }
-    if (!res.destroyed) res.end();
+    if (res.destroyed) await rows.return(undefined);
+    else res.end();
   } catch {
     // Half a file must not pass for a whole one: the download fails.
     res.destroy();
@@ -63,6 +75,8 @@ async function writeExport(deps: TrailDeps, call: SignedInCall): Promise<void> {
  * exports that were never read held 2 to 3.5 GB and the process ran out of memory (red team).
  */
 async function send(res: http.ServerResponse, text: string, stallMs: number): Promise<void> {
+  // The browser went away (before the first byte, or since): nothing to write, nothing to wait for.
+  if (res.destroyed) return;
   countBytes(res, Buffer.byteLength(text));
   if (!res.write(text)) await drained(res, stallMs);
 }
@@ -71,8 +85,8 @@ async function send(res: http.ServerResponse, text: string, stallMs: number): Pr
 const EXPORTS_AT_ONCE = 2;
 
 export interface ExportsUnderWay {
-  /** Counts the lead's export as under way until the returned function is called; past EXPORTS_AT_ONCE, refused. */
-  start(lead: string): () => void;
+  /** Counts the lead's export as under way until the returned function is called; past EXPORTS_AT_ONCE, undefined. */
+  start(lead: string): (() => void) | undefined;
 }
 
 export function exportsUnderWay(): ExportsUnderWay {
@@ -80,13 +94,7 @@ export function exportsUnderWay(): ExportsUnderWay {
   return {
     start(lead) {
       const under = held.get(lead) ?? 0;
-      if (under >= EXPORTS_AT_ONCE) {
-        throw new ApiFailure(
-          'rate_limited',
-          `You already have ${under} downloads of the audit trail under way: wait for them to finish, then try again.`,
-          { retryAfterSeconds: EXPORT_WAIT_SECONDS },
-        );
-      }
+      if (under >= EXPORTS_AT_ONCE) return undefined;
       held.set(lead, under + 1);
       let ended = false;
       return () => {

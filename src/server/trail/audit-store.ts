@@ -95,7 +95,7 @@ export function createAuditStore(options: AuditStoreOptions): AuditStore {
         instances: [await selfState(options.instance, chains)],
         fileBounds: { maxLines: bounds.maxLines, maxMs: bounds.maxMs },
       }),
-      exportRows: (filter, max, asker) => pagesOf((page) => files(filter, { ...page, marked: true, asker }), max),
+      exportRows: (filter, max, asker) => pagesOf((page) => files(filter, { ...page, marked: true, asker: pageAsker(asker, page) }), max),
       similarUsers: similarInFiles,
       notify: () => {},
       close: async () => {},
@@ -165,7 +165,8 @@ function databaseStore(
         ));
       // Marked as the search marks them: the CSV's `unvouched` column.
       yield* pagesOf(
-        (page) => (fromTable ? table(filter, { ...page, marked: true }) : files(filter, { ...page, marked: true, asker })),
+        (page) =>
+          fromTable ? table(filter, { ...page, marked: true }) : files(filter, { ...page, marked: true, asker: pageAsker(asker, page) }),
         max,
       );
     },
@@ -220,6 +221,10 @@ async function databaseStatus(
     retentionDays: options.retentionDays,
   };
 }
+
+/** An export's page past its first keeps its turn: its download has begun, and refused now it would be cut short. */
+const pageAsker = (asker: Asker | undefined, page: { cursor?: string }): Asker | undefined =>
+  asker && page.cursor ? { ...asker, begun: true } : asker;
 
 /** Rows a page at a time, each page going on from the last one's cursor, until there are no more or `max`. */
 async function* pagesOf(

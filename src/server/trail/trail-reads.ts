@@ -14,7 +14,7 @@ import { FairTurns, TurnRefused } from '../state/fair-turns.ts';
 export interface TrailReads {
   /** Runs `read` once the asker's turn comes (none named: one anonymous line, as a test's or a tool's read). */
   run<T>(asker: Asker | undefined, read: () => Promise<T>): Promise<T>;
-  /** Reads under way and waiting now (a test's and the metrics' view). */
+  /** Reads under way and waiting now (a test's view). */
   readonly counts: { running: number; waiting: number };
 }
 
@@ -22,6 +22,8 @@ export interface TrailReads {
 export interface Asker {
   reader: string;
   signal?: AbortSignal;
+  /** A read of a download already begun (an export's page past its first): it waits, however long the line. */
+  begun?: boolean;
 }
 
 export interface TrailReadBounds {
@@ -52,7 +54,7 @@ export function createTrailReads(bounds: TrailReadBounds = TRAIL_READ_BOUNDS): T
       let release: () => void;
       try {
         // Without an asker, one anonymous line (a test's or a tool's read).
-        release = await turns.take(asker?.reader ?? '', asker?.signal);
+        release = await turns.take(asker?.reader ?? '', asker?.signal, asker?.begun === true);
       } catch (error) {
         if (error instanceof TurnRefused) throw trailBusy();
         throw error;
