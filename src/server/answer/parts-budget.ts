@@ -16,20 +16,24 @@ export const PARTS_BUSY = new ApiFailure(
   { retryAfterSeconds: RETRY_AFTER_SECONDS },
 );
 
-/** One person's answers hold their share of the bound already (OWN_SHARE). */
+/** One person's answers hold their share of the bound already, while the bound is contended (OWN_SHARE). */
 export const OWN_SHARE_BUSY = new ApiFailure(
   'server_busy',
-  'Your other large answers still being sent hold all the room one person may have on this server. Try again once they have arrived.',
+  'Your other candidates with large pictures are still loading, and this server is busy: this one can come once they have loaded. Try again in 5 s.',
   { retryAfterSeconds: RETRY_AFTER_SECONDS },
 );
 
 /**
- * The part of the bound one person's answers may hold together, past their first: 4 answers of 64 MB read
- * slowly by one user (200 kB/s each) held the whole 256 MiB for minutes, and every other user's large
- * answer was refused 503 meanwhile (red team). A person's first answer may take up to the whole bound,
- * so that a record larger than the share is still answered to someone who asks for nothing else.
+ * The part of the bound one person's answers may hold together, past their first, once the bound is half
+ * taken: 4 answers of 64 MB read slowly by one user (200 kB/s each) held the whole 256 MiB for minutes, and
+ * every other user's large answer was refused 503 meanwhile (red team). A person's first answer (the
+ * oldest still held) may take up to the whole bound, so that a record larger than the share is still
+ * answered to someone who asks for nothing else; and on a server with room to spare the share does not
+ * apply, so that a reviewer's second tab of a large candidate is not refused for nothing.
  */
 const OWN_SHARE = 1 / 4;
+/** The share applies once this part of the bound is held. */
+const CONTENDED = 1 / 2;
 
 /**
  * One answer's share: `reserve` what it is expected to hold, at once, before reading (so that answers
@@ -55,29 +59,38 @@ export interface PartsBudget {
 /** `maxBytes`: PARTS_MEMORY_BYTES, whose default the configuration's schema holds (config-schema.ts). */
 export function createPartsBudget(maxBytes: number): PartsBudget {
   let total = 0;
-  // What each person's answers hold now; a person holding nothing is not kept.
-  const owners = new Map<string, number>();
+  // Each person's answers still held, oldest first, with what each holds; a person holding none is not kept.
+  const owners = new Map<string, Map<object, number>>();
   const share = Math.floor(maxBytes * OWN_SHARE);
-  const count = (owner: string, bytes: number) => {
-    const now = (owners.get(owner) ?? 0) + bytes;
-    if (now > 0) owners.set(owner, now);
+  const note = (owner: string, holding: object, bytes: number | undefined) => {
+    const theirs = owners.get(owner) ?? new Map<object, number>();
+    if (bytes === undefined) theirs.delete(holding);
+    else theirs.set(holding, bytes);
+    if (theirs.size > 0) owners.set(owner, theirs);
     else owners.delete(owner);
+  };
+  /** Whether `holding` may not take `bytes` more for its person's share: not their oldest, over the share, the bound contended. */
+  const overShare = (owner: string, holding: object, bytes: number) => {
+    const theirs = owners.get(owner);
+    if (!theirs || theirs.keys().next().value === holding) return false;
+    const held = [...theirs.values()].reduce((sum, one) => sum + one, 0);
+    return held + bytes > share && total + bytes > maxBytes * CONTENDED;
   };
   return {
     held: () => total,
     hold(owner = '') {
+      const self = {};
       let mine = 0;
       let reserved = 0;
       let refusal = PARTS_BUSY;
+      note(owner, self, 0);
       const add = (bytes: number) => {
-        // What the person's other answers hold: their first may grow to the whole bound, a next only within the share.
-        const theirs = owners.get(owner) ?? 0;
-        if (theirs > mine && theirs + bytes > share) refusal = OWN_SHARE_BUSY;
+        if (overShare(owner, self, bytes)) refusal = OWN_SHARE_BUSY;
         else if (total + bytes > maxBytes) refusal = PARTS_BUSY;
         else {
           total += bytes;
           mine += bytes;
-          count(owner, bytes);
+          note(owner, self, mine);
           return true;
         }
         return false;
@@ -98,7 +111,7 @@ export function createPartsBudget(maxBytes: number): PartsBudget {
         },
         release() {
           total -= mine;
-          count(owner, -mine);
+          note(owner, self, undefined);
           mine = reserved = 0;
         },
       };
