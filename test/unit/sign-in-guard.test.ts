@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSignInFailures } from '../../src/server/auth/sign-in-failures.ts';
 import { SignInGuard } from '../../src/server/auth/sign-in-guard.ts';
 import { createMemoryStore } from '../../src/server/state/store.ts';
+import { DEFAULT_QUEUE_LIMITS } from '../../src/server/auth/sign-in-queue.ts';
 
 describe('SignInGuard', () => {
   // The failure counts expire by the clock (rate-limiter-flexible reads Date): only Date is faked.
@@ -131,10 +132,11 @@ describe('SignInGuard', () => {
       checked.push(name);
       return holding ? new Promise<undefined>((resolve) => held.push(() => resolve(undefined))) : Promise.resolve(undefined);
     };
-    const flood = Array.from({ length: 20 }, (_, i) => g.attempt(`u${i}`, rotating(i), hold(`u${i}`)));
+    const inLine = DEFAULT_QUEUE_LIMITS.waitingPerAddress;
+    const flood = Array.from({ length: inLine + 12 }, (_, i) => g.attempt(`u${i}`, rotating(i), hold(`u${i}`)));
     await vi.waitFor(() => expect(checked).toEqual(['u0']));
-    // One checked, eight in line, the rest refused at once.
-    expect(g.waiting).toBe(8);
+    // One checked, a client's line of them waiting, the rest refused at once.
+    expect(g.waiting).toBe(inLine);
     const colleague = await g.attempt('ana', '198.51.100.7', async () => {
       checked.push('ana');
       return 'signed in';
@@ -144,7 +146,7 @@ describe('SignInGuard', () => {
     holding = false;
     for (const release of held) release();
     const reasons = (await Promise.all(flood)).map((attempt) => (attempt.ok ? 'ok' : attempt.reason));
-    expect(reasons.filter((reason) => reason === 'failed')).toHaveLength(9);
+    expect(reasons.filter((reason) => reason === 'failed')).toHaveLength(inLine + 1);
     expect(reasons.filter((reason) => reason === 'busy')).toHaveLength(11);
   });
 });

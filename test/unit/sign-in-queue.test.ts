@@ -158,6 +158,6 @@ describe('the turns to check a sign-in', () => {
   });
 
   it("attack: scrypt checks at once leave libuv's threads free for the audit writes: two of its four, one per client", () => {
-    expect(DEFAULT_QUEUE_LIMITS).toEqual({ user: 1, address: 1, all: 2, waitingPerAddress: 8, maxWaitMs: 10_000 });
+    expect(DEFAULT_QUEUE_LIMITS).toEqual({ user: 1, address: 1, all: 2, waitingPerAddress: 16, maxWaitMs: 10_000 });
   });
 });

@@ -11,6 +11,7 @@ import { LongText } from '../ui/long-text.tsx';
 import { OutcomeChip } from '../ui/outcome-chip.tsx';
 import { type OutcomeTone, outcomeTone } from '../../kyc/contract/outcome.ts';
 import { StatusBadge } from '../ui/status-badge.tsx';
+import { CERTIFICATES_AT_ONCE } from './certificates.tsx';
 import { TimeStamp } from '../ui/time-stamp.tsx';
 
 /** When the record reached its current status, as the timeline has it. */
@@ -113,8 +114,8 @@ export function DecisionSummary({ record, now, summaryFields }: { record: Candid
   );
 }
 
-/** Chips the strip shows at most: the Certificates section pages its panels by the same number. */
-const CHIPS_AT_ONCE = 24;
+/** Chips the strip shows at most: as many as the Certificates section shows at once. */
+const CHIPS_AT_ONCE = CERTIFICATES_AT_ONCE;
 
 /**
  * One chip per certificate, each read once per certificate text: the page renders again on every live
