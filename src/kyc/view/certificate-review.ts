@@ -166,11 +166,28 @@ export interface ReadCertificate {
 }
 
 /**
+ * The order read for a record's certificates, kept while that object lives: the summary's chips and the
+ * Certificates section each ask for it, and 20,000 certificates cost a parse each (a JSON-LD document
+ * read with the parse that keeps each number's text). Held by the object itself (a WeakMap): gone with
+ * the record, never kept past it nor anywhere else.
+ */
+const readOrders = new WeakMap<Readonly<Record<string, string>>, readonly ReadCertificate[]>();
+
+/**
  * More certificates than a page shows at once: each read for its chip, the worst first (a failure, then
  * what needs a reviewer, an outcome word this tool does not know among those; the passes last), in the
- * order sent among equals, so that no failure is the one left under "Show more".
+ * order sent among equals, so that no failure is the one left under "Show more". Read once per record
+ * object (above): the same array is given to each caller, to read and not to change.
  */
-export function certificatesWorstFirst(certs: Readonly<Record<string, string>>): ReadCertificate[] {
+export function certificatesWorstFirst(certs: Readonly<Record<string, string>>): readonly ReadCertificate[] {
+  const known = readOrders.get(certs);
+  if (known) return known;
+  const ordered = worstFirst(certs);
+  readOrders.set(certs, ordered);
+  return ordered;
+}
+
+function worstFirst(certs: Readonly<Record<string, string>>): ReadCertificate[] {
   return Object.entries(certs)
     .map(([slug, raw], index) => {
       const chip = certificateOutcome(slug, raw);
