@@ -12,7 +12,7 @@ import { drained, gzipAccepted, type PartsTarget } from './multipart-answer.ts';
 import type { PartsHolding } from './parts-budget.ts';
 import { isDecoded, makePreview, PREVIEW_LIMITS, type PreviewLimits, previewPool } from './picture-preview.ts';
 import type { PreviewPool } from './preview-pool.ts';
-import { PreviewSlots } from './preview-slots.ts';
+import { lookupSlots, type PreviewSlots } from './preview-slots.ts';
 import type { PicturePart, SplitRecord } from './record-parts.ts';
 
 /**
@@ -27,7 +27,7 @@ import type { PicturePart, SplitRecord } from './record-parts.ts';
 /** Preview making, as the instance does it; tests may give other limits and slots. */
 export interface PreviewMaking {
   limits: PreviewLimits;
-  /** Lookups making previews at once. */
+  /** Lookups making previews at once, taken in the name of the person each is for (`lookupSlots`). */
   slots: PreviewSlots;
   /** The preview processes, shared by every lookup: the pictures decoded at once. */
   pool: PreviewPool;
@@ -35,7 +35,7 @@ export interface PreviewMaking {
 
 /** This process's preview making with `lookupsAtOnce` lookups' previews at once; undefined (no previews) for 0. */
 export function instancePreviews(lookupsAtOnce: number): PreviewMaking | undefined {
-  return lookupsAtOnce > 0 ? { limits: PREVIEW_LIMITS, slots: new PreviewSlots(lookupsAtOnce), pool: previewPool } : undefined;
+  return lookupsAtOnce > 0 ? { limits: PREVIEW_LIMITS, slots: lookupSlots(lookupsAtOnce), pool: previewPool } : undefined;
 }
 
 function gzipAll(chunks: readonly Buffer[]): Promise<Buffer[]> {
@@ -71,9 +71,12 @@ function holdsDelimiter(chunks: readonly Buffer[], boundary: string): boolean {
  * One lookup's pictures do not hold another's (red team: one record of 60 large pictures held the one
  * preview process, and another user's lookup of 0.26 s took 11.7 s): at most PICTURES_AT_ONCE pictures
  * get previews, as many as the page shows at first, the first to arrive (the others' cards show their
- * progress until their full part is in, as a small picture's do); the pool's turns go round the lookups waiting, one picture each (preview-pool.ts);
- * and once the record part is written the answer waits for its previews at most `waitMs`, together:
- * past it its pictures follow without those not made, and none not yet begun is made.
+ * progress until their full part is in, as a small picture's do); the pool's turns go round the lookups
+ * waiting, one picture each (preview-pool.ts); the slot is taken in the name of `owner`, the person the
+ * lookup is for, so that one person's lookups never hold another's behind them (preview-slots.ts; none
+ * named: the lookup is an owner of its own, served in order); and once the record part is written the
+ * answer waits for its previews at most `waitMs`, together: past it its pictures follow without those not
+ * made, and none not yet begun is made.
  */
 export class LookupPreviews {
   private readonly made = new Map<PicturePart, Promise<Buffer | undefined>>();
@@ -89,6 +92,7 @@ export class LookupPreviews {
   constructor(
     private readonly holding: PartsHolding,
     private readonly making: PreviewMaking | undefined,
+    private readonly owner?: string,
   ) {}
 
   add = (picture: PicturePart): void => {
@@ -96,7 +100,7 @@ export class LookupPreviews {
     if (!making || this.closed || picture.reference.size <= making.limits.thresholdBytes) return;
     // Sniffed from its first bytes (record-parts.ts): an SVG, a TIFF, a PDF… is never decoded, nor waits for a slot.
     if (!isDecoded(picture.reference.type) || this.made.size >= PICTURES_AT_ONCE) return;
-    this.slot ??= making.slots.take();
+    this.slot ??= making.slots.take(this.owner);
     this.inProgress++;
     const preview = this.slot.then(() => this.make(picture, making));
     this.made.set(picture, preview);

@@ -40,7 +40,7 @@ export interface FullAnswer {
   settings?: ServiceSettings | undefined;
   /** The browser's request when it asked for the answer in parts (multipart-answer.ts). */
   inParts?: http.IncomingMessage;
-  /** Whose answer it is (the rate limit's key): one in parts holds its bytes in their share (parts-budget.ts). */
+  /** Whose answer it is (the rate limit's key): one in parts holds its bytes in their share and its previews' slot in their name. */
   owner: string;
   /** The recordId the queue index holds for the refId asked, sent as a header beside the answer (listed-record-id.ts). */
   listed?: Promise<string | undefined>;
@@ -100,7 +100,7 @@ export async function answerFull(
 
   if (answer.inParts) {
     const holding = deps.partsBudget.hold(answer.owner);
-    const previews = new LookupPreviews(holding, deps.previews);
+    const previews = new LookupPreviews(holding, deps.previews, answer.owner);
     try {
       return await answerInParts(res, answer, {
         req: answer.inParts,

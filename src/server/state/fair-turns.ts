@@ -6,16 +6,26 @@
  * order. Past `maxWaiting` in line a take is refused (`full`), and one whose `signal` ends while it waits
  * leaves the line at once (`gone`), holding no place in it. Used for the previews (answer/preview-slots.ts)
  * and this instance's reads of its audit files (trail/trail-reads.ts).
+ *
+ * With `keepLast`, the last free slot is kept for an owner holding fewer than half the slots: one holding
+ * half or more waits for it until another slot is free too, so such an owner goes after every owner
+ * holding fewer who waits, and holds at most every slot but one (every slot when there is one). The round
+ * alone did not stop one user's four lookups from taking the instance's four preview slots before another
+ * user's lookup came, which then waited its full wait for one (red team); now it finds the last one free.
+ * A take with no owner named holds none, so such takes are served as before.
  */
 export class FairTurns {
   private busy = 0;
   private count = 0;
   /** Each owner's line, in the order their turns come round (a Map keeps the order it was given). */
   private readonly lines = new Map<unknown, Array<() => void>>();
+  /** The slots each owner holds now; an owner holding none is not kept. */
+  private readonly held = new Map<unknown, number>();
 
   constructor(
     private readonly slots: number,
     private readonly maxWaiting = Number.POSITIVE_INFINITY,
+    private readonly keepLast = false,
   ) {}
 
   get inUse(): number {
@@ -32,12 +42,13 @@ export class FairTurns {
    */
   async take(owner: unknown = {}, signal?: AbortSignal, always = false): Promise<() => void> {
     if (signal?.aborted) throw new TurnRefused('gone');
-    if (this.busy < this.slots) this.busy++;
+    if (this.mayTake(owner)) this.hold(owner, 1);
     else await this.turn(owner, signal, always);
     let released = false;
     return () => {
       if (released) return;
       released = true;
+      this.hold(owner, -1);
       this.next();
     };
   }
@@ -71,19 +82,36 @@ export class FairTurns {
     return true;
   }
 
-  /** The slot passes straight to the first owner in the round, who goes to the back of it with what it has left. */
+  /** Counts a slot taken (1) or given back (-1) by `owner`. */
+  private hold(owner: unknown, slots: 1 | -1): void {
+    this.busy += slots;
+    const now = (this.held.get(owner) ?? 0) + slots;
+    if (now > 0) this.held.set(owner, now);
+    else this.held.delete(owner);
+  }
+
+  /** Whether a slot is free for `owner`: with `keepLast`, the last one only for an owner holding fewer than half. */
+  private mayTake(owner: unknown): boolean {
+    if (this.busy >= this.slots) return false;
+    return !this.keepLast || this.busy < this.slots - 1 || (this.held.get(owner) ?? 0) < this.slots / 2;
+  }
+
+  /** The slots free pass to the first owners in the round they are free for, each going to the back of it with what it has left. */
   private next(): void {
-    const first = this.lines.entries().next();
-    if (first.done) {
-      this.busy--;
-      return;
+    for (let turn = this.nextTurn(); turn; turn = this.nextTurn()) {
+      const [owner, line] = turn;
+      this.lines.delete(owner);
+      const go = line.shift()!;
+      if (line.length) this.lines.set(owner, line);
+      this.count -= 1;
+      this.hold(owner, 1);
+      go();
     }
-    const [owner, line] = first.value;
-    this.lines.delete(owner);
-    const go = line.shift()!;
-    if (line.length) this.lines.set(owner, line);
-    this.count -= 1;
-    go();
+  }
+
+  private nextTurn(): [unknown, Array<() => void>] | undefined {
+    for (const turn of this.lines) if (this.mayTake(turn[0])) return turn;
+    return undefined;
   }
 }
 
