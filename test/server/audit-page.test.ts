@@ -103,6 +103,8 @@ describe('the audit page, for leads only', () => {
       expect(JSON.parse(answer.body).error.message).toMatch(
         /^You have searched or exported the audit trail many times in a short time\. Try again in \d+ s\.$/,
       );
+      // No `reason`: the searches' limit itself, which holds Search as well as Download CSV (not exports_under_way).
+      expect(JSON.parse(answer.body).error).not.toHaveProperty('reason');
     }
     // Three searches by lena and one by lee quote their filters; the refusals none.
     const quoting = fileLines(started.auditLog).filter((line) => line.kind === 'audit' && line.filter);

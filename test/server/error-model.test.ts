@@ -66,6 +66,18 @@ describe('ApiFailure', () => {
     expect(new ApiFailure('method_not_allowed', 'Use POST.', { allow: 'POST' }).headers()).toEqual({ Allow: 'POST' });
     expect(new ApiFailure('upstream_error', 'HTTP 500', { upstreamStatus: 500 }).body().error.upstreamStatus).toBe(500);
   });
+
+  it('says which refusal of its code it is (`reason`) in the body, to every role, and none when not given', () => {
+    const underWay = new ApiFailure('rate_limited', 'Two under way. Try again in 5 s.', {
+      retryAfterSeconds: 5,
+      reason: 'exports_under_way',
+    });
+    expect(apiErrorBodySchema.parse(underWay.body()).error).toMatchObject({ code: 'rate_limited', reason: 'exports_under_way' });
+    // Told again in this server's own words (a message that quoted the service's): the reason stays.
+    const retold = new ApiFailure('rate_limited', 'Quoted. Try again in 5 s.', { reason: 'exports_under_way', ownMessage: 'Own.' });
+    expect(retold.toldTo('support').body().error).toMatchObject({ message: 'Own.', reason: 'exports_under_way' });
+    expect(new ApiFailure('rate_limited', 'Try again in 5 s.', { retryAfterSeconds: 5 }).body().error).not.toHaveProperty('reason');
+  });
 });
 
 describe('every error leaves through one wrapper', () => {

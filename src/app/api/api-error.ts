@@ -1,4 +1,4 @@
-import type { ApiErrorCode } from '../../kyc/contract/api.ts';
+import type { ApiErrorCode, ApiErrorReason } from '../../kyc/contract/api.ts';
 import { parseRetryAfter } from '../../kyc/contract/retry-after.ts';
 
 /**
@@ -36,6 +36,8 @@ export interface ApiErrorDetails {
   answeredId?: string;
   /** For a batch too large for this server's batch budget: the most ids it looks up in a minute's batches. */
   idsAtMost?: number;
+  /** Which refusal of its code it is, where the page treats them apart: `exports_under_way`, a lead's third export at once. */
+  reason?: ApiErrorReason;
 }
 
 /** Every failure of a call to this server's `/api`, whatever the call: the one error type of the app's API layer. */
@@ -50,6 +52,7 @@ export class ApiError extends Error {
   readonly willArchiveAtDate: string | undefined;
   readonly answeredId: string | undefined;
   readonly idsAtMost: number | undefined;
+  readonly reason: ApiErrorReason | undefined;
 
   constructor(
     readonly code: ErrorCode,
@@ -65,6 +68,7 @@ export class ApiError extends Error {
     this.willArchiveAtDate = details.willArchiveAtDate;
     this.answeredId = details.answeredId;
     this.idsAtMost = details.idsAtMost;
+    this.reason = details.reason;
   }
 
   /** Worth trying again by itself: the network, not the request, failed. */
@@ -104,7 +108,7 @@ export async function apiErrorOf(response: Response): Promise<ApiError> {
   const body = parsed?.success ? parsed.data.error : undefined;
   const status = response.status;
   const retryAfterSeconds = body?.retryAfterSeconds ?? parseRetryAfter(response.headers.get('retry-after'));
-  // The body's own details (upstreamStatus, answeredId, idsAtMost) as it gives them; the wait as the answer says it.
+  // The body's own details (upstreamStatus, answeredId, idsAtMost, reason) as it gives them; the wait as the answer says it.
   if (body) return new ApiError(body.code, body.message, { ...body, status, retryAfterSeconds });
   return new ApiError(codeOfStatus(status), `The server answered HTTP ${status} without an explanation.`, { status, retryAfterSeconds });
 }

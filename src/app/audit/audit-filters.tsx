@@ -31,6 +31,7 @@ export function AuditFilters({
   onExport,
   exporting,
   heldBy,
+  exportHeldBy,
   candidate,
   picked,
 }: {
@@ -43,6 +44,8 @@ export function AuditFilters({
    * they are unavailable and why, and ignore presses, keeping the keyboard's focus (aria-disabled, not disabled).
    */
   heldBy?: string | undefined;
+  /** The notice of the downloads' wait (two of the lead's still under way, audit-export.tsx), while it runs: Download CSV alone is held. */
+  exportHeldBy?: string | undefined;
   /** A candidate handed over by its Activity: the form starts with its ids (the page searched them). */
   candidate?: AuditHandOver['audit'] | undefined;
   /** A user's name offered under the results and searched: the User field says it too, as Download CSV reads the form. */
@@ -169,6 +172,7 @@ export function AuditFilters({
           }}
           exporting={exporting}
           heldBy={heldBy}
+          exportHeldBy={exportHeldBy}
           problem={problem}
         />
       </form>
@@ -176,27 +180,33 @@ export function AuditFilters({
   );
 }
 
-/** Search, Download CSV and Clear, held while a wait the server asked for runs (`heldBy`), and what was wrong with the form. */
+/**
+ * Search, Download CSV and Clear, held while a wait the server asked for runs (`heldBy`; Download CSV alone
+ * for the downloads' wait, `exportHeldBy`), and what was wrong with the form.
+ */
 function FormActions({
   onExport,
   onClear,
   exporting,
   heldBy,
+  exportHeldBy,
   problem,
 }: {
   onExport: () => void;
   onClear: () => void;
   exporting: boolean;
   heldBy: string | undefined;
+  exportHeldBy: string | undefined;
   problem: string | undefined;
 }) {
   const held = { busy: heldBy !== undefined, 'aria-describedby': heldBy };
+  const csvHeldBy = heldBy ?? exportHeldBy;
   return (
     <div className="flex flex-wrap items-center gap-2 sm:col-span-2 lg:col-span-4">
       <Button type="submit" {...held}>
         Search the trail
       </Button>
-      <Button variant="secondary" onClick={onExport} {...held} busy={exporting || held.busy}>
+      <Button variant="secondary" onClick={onExport} busy={exporting || csvHeldBy !== undefined} aria-describedby={csvHeldBy}>
         {exporting ? 'Exporting…' : 'Download CSV'}
       </Button>
       <Button variant="secondary" onClick={onClear}>

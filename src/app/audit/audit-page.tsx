@@ -11,10 +11,11 @@ import { Card } from '../ui/card.tsx';
 import { cn } from '../ui/cn.ts';
 import { navigate } from '../navigation.tsx';
 import type { AuditHandOver } from '../routes.ts';
-import { DEFAULT_FILTER, sameFilter } from './audit-draft.ts';
+import { DEFAULT_FILTER } from './audit-draft.ts';
+import { ExportWaitNotice, useAuditExport } from './audit-export.tsx';
 import { AuditFilters } from './audit-filters.tsx';
 import { recallAudit, rememberAudit } from './audit-memory.ts';
-import { auditQueries, downloadAuditCsv, newSearch } from './audit-queries.ts';
+import { auditQueries, newSearch } from './audit-queries.ts';
 import { BrokenChainAlert, ChainState } from './audit-status.tsx';
 import { SimilarUsers } from './audit-similar.tsx';
 import { AuditTable } from './audit-table.tsx';
@@ -86,23 +87,13 @@ function AuditTrail() {
   };
   const shown = { filter, cursors, searched, setFilter, setCursors, setSearched };
   const { wait, setWait, waiting, waitId, searchFor } = useSearchWait(search, shown);
-  const [exporting, setExporting] = useState(false);
-  const [exportProblem, setExportProblem] = useState<string>();
-  const exportCsv = (wanted: AuditFilter) => {
-    if (waiting) return;
-    // The file is what the table then shows: filters typed but not searched are searched too; those shown
-    // are not searched again, which would take a second of the lead's searches a minute for every file.
-    if (!sameFilter(wanted, filter)) searchFor(wanted);
-    setExporting(true);
-    setExportProblem(undefined);
-    downloadAuditCsv(wanted)
-      .catch((error: unknown) => {
-        const refused = waitOf(error);
-        if (refused) setWait(refused);
-        else setExportProblem(asApiError(error, 'The export could not be read.').message);
-      })
-      .finally(() => setExporting(false));
-  };
+  // Download CSV: refused while two of the lead's downloads are under way, it alone waits (audit-export.tsx).
+  const { exportCsv, exporting, exportProblem, exportWait, exportWaitId, exportHeldBy } = useAuditExport({
+    filter,
+    waiting,
+    searchFor,
+    setWait,
+  });
   return (
     <div className="space-y-5">
       <Card>
@@ -121,10 +112,12 @@ function AuditTrail() {
         onExport={exportCsv}
         exporting={exporting}
         heldBy={waiting ? waitId : undefined}
+        exportHeldBy={exportHeldBy}
         candidate={handedOver}
         picked={picked}
       />
       {wait && <WaitNotice id={waitId} wait={wait} kept={search.data !== undefined} />}
+      {exportWait && <ExportWaitNotice id={exportWaitId} wait={exportWait} />}
       <p role="status" className="text-sm text-red-800 empty:hidden">
         {exportProblem}
       </p>

@@ -10,12 +10,14 @@ import { newSearch } from './audit-queries.ts';
  * A lead's searches and exports of the trail take from one limit (limits.auditSearchesPerMinute): past
  * it the server refuses either with how long to wait. The page says so once, whichever was refused,
  * counting that wait down, and holds Search, Download CSV, Newer and Older until it ends: pressed before,
- * they would only be refused again.
+ * they would only be refused again. An export refused as a third under way at once (a `rate_limited` with
+ * a `reason`) is no wait of this limit: it holds Download CSV alone (audit-export.tsx).
  */
 
-/** A refusal by this server's limit that says when to ask again; anything else is no wait. */
+/** A refusal by the lead's searches' limit (a `rate_limited` with no `reason`) that says when to ask again; anything else is no wait. */
 export function waitOf(error: unknown): ApiError | undefined {
-  return error instanceof ApiError && error.code === 'rate_limited' && error.retryAt !== undefined ? error : undefined;
+  if (!(error instanceof ApiError) || error.code !== 'rate_limited' || error.reason !== undefined) return undefined;
+  return error.retryAt === undefined ? undefined : error;
 }
 
 /**

@@ -102,4 +102,13 @@ export const API_ERRORS = {
 
 export type ApiErrorCode = keyof typeof API_ERRORS;
 
+/**
+ * Which refusal of its code an error is, where one code covers refusals a page treats apart (the body's
+ * `reason`; none for the code's usual one). `exports_under_way`: a lead's third export of the audit trail
+ * while two of theirs are still under way, `rate_limited` with a wait as their searches' limit is, but
+ * only another download waits: their searches are not limited by it.
+ */
+export const API_ERROR_REASONS = ['exports_under_way'] as const;
+export type ApiErrorReason = (typeof API_ERROR_REASONS)[number];
+
 export const API_ERROR_CODES = Object.keys(API_ERRORS) as [ApiErrorCode, ...ApiErrorCode[]];

@@ -1,7 +1,7 @@
 import { z } from './zod.ts';
 import { LOOKUP_KINDS } from './lookup.ts';
 import { replyTemplatesSchema, TEMPLATE_KEY } from './replies.ts';
-import { API_ERROR_CODES } from './api-errors.ts';
+import { API_ERROR_CODES, API_ERROR_REASONS } from './api-errors.ts';
 import { ROLES } from './roles.ts';
 import { FILE_TYPE_LABELS } from './picture-type.ts';
 
@@ -27,7 +27,7 @@ export type SessionInfo = z.infer<typeof sessionInfoSchema>;
 export const oidcStartSchema = z.object({ authorizationUrl: z.string() });
 
 /** The codes, each with its one HTTP status: api-errors.ts. */
-export { API_ERROR_CODES, type ApiErrorCode } from './api-errors.ts';
+export { API_ERROR_CODES, API_ERROR_REASONS, type ApiErrorCode, type ApiErrorReason } from './api-errors.ts';
 /** The paths, the app's header and the sign-in refusals: api-paths.ts, which the browser's first load imports without zod. */
 export {
   API_PREFIX,
@@ -68,6 +68,8 @@ export const apiErrorBodySchema = z.object({
     answeredId: z.optional(z.string()),
     /** For a batch refused for its size (bad_request): the most ids this server looks up in a minute's batches. */
     idsAtMost: z.optional(z.number()),
+    /** Which refusal of its code it is, where a page treats them apart (`exports_under_way`, a rate_limited export): api-errors.ts. */
+    reason: z.optional(z.enum(API_ERROR_REASONS)),
   }),
 });
 export type ApiErrorBody = z.infer<typeof apiErrorBodySchema>;

@@ -1,6 +1,6 @@
 import type { NotAnId } from '../../kyc/contract/answered-id.ts';
 import type { ApiErrorBody } from '../../kyc/contract/api.ts';
-import { API_ERRORS, type ApiErrorCode } from '../../kyc/contract/api-errors.ts';
+import { API_ERRORS, type ApiErrorCode, type ApiErrorReason } from '../../kyc/contract/api-errors.ts';
 import { readsFullRecord, type Role } from '../../kyc/contract/roles.ts';
 
 export interface FailureDetails {
@@ -19,6 +19,8 @@ export interface FailureDetails {
   answeredId?: string;
   /** For a batch refused for its size: the most ids its budget takes in a minute, which the page offers to look up. */
   idsAtMost?: number;
+  /** Which refusal of its code it is, where a page treats them apart (api-errors.ts): a lead's third export at once. */
+  reason?: ApiErrorReason;
 }
 
 /**
@@ -35,6 +37,7 @@ export class ApiFailure extends Error {
   readonly allow: string | undefined;
   readonly answeredId: string | undefined;
   readonly idsAtMost: number | undefined;
+  readonly reason: ApiErrorReason | undefined;
   /** The message without the service's words (the message itself when it quotes none): for logs, the queue index and support users. */
   readonly ownMessage: string;
 
@@ -51,6 +54,7 @@ export class ApiFailure extends Error {
     this.allow = details.allow;
     this.answeredId = details.answeredId;
     this.idsAtMost = details.idsAtMost;
+    this.reason = details.reason;
     this.ownMessage = details.ownMessage ?? message;
   }
 
@@ -61,19 +65,20 @@ export class ApiFailure extends Error {
    */
   toldTo(role: Role): ApiFailure {
     if (readsFullRecord(role) || this.ownMessage === this.message) return this;
-    const { retryAfterSeconds, upstreamStatus, allow, answeredId, idsAtMost } = this;
+    const { retryAfterSeconds, upstreamStatus, allow, answeredId, idsAtMost, reason } = this;
     return new ApiFailure(this.code, this.ownMessage, {
       ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
       ...(upstreamStatus === undefined ? {} : { upstreamStatus }),
       ...(allow === undefined ? {} : { allow }),
       ...(answeredId === undefined ? {} : { answeredId }),
       ...(idsAtMost === undefined ? {} : { idsAtMost }),
+      ...(reason === undefined ? {} : { reason }),
     });
   }
 
   /** The JSON the browser gets (apiErrorBodySchema). */
   body(): ApiErrorBody {
-    const { retryAfterSeconds, upstreamStatus, answeredId, idsAtMost } = this;
+    const { retryAfterSeconds, upstreamStatus, answeredId, idsAtMost, reason } = this;
     return {
       status: 'error',
       error: {
@@ -83,6 +88,7 @@ export class ApiFailure extends Error {
         ...(upstreamStatus === undefined ? {} : { upstreamStatus }),
         ...(answeredId === undefined ? {} : { answeredId }),
         ...(idsAtMost === undefined ? {} : { idsAtMost }),
+        ...(reason === undefined ? {} : { reason }),
       },
     };
   }

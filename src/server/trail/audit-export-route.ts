@@ -20,10 +20,11 @@ export async function exportRoute(deps: TrailDeps, exporting: ExportsUnderWay, c
   const done = exporting.start(lead);
   if (!done) {
     deps.metrics.rateLimited.inc({ limit: 'audit' satisfies Limit });
+    // Said apart from the searches' limit (`reason`): the page then holds only Download CSV, not Search.
     throw new ApiFailure(
       'rate_limited',
       `You already have ${EXPORTS_AT_ONCE} downloads of the audit trail under way: wait for them to finish. Try again in ${EXPORT_WAIT_SECONDS} s.`,
-      { retryAfterSeconds: EXPORT_WAIT_SECONDS },
+      { retryAfterSeconds: EXPORT_WAIT_SECONDS, reason: 'exports_under_way' },
     );
   }
   try {
