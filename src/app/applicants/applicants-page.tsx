@@ -283,7 +283,7 @@ function EmptyPage({
         {crawling && withheld
           ? 'None known: the KYC service’s list is not read (above, why), and no candidate of this tab was looked up here.'
           : crawling
-            ? `None read yet: ${typeof crawling === 'string' ? crawling : 'the KYC service’s list is still being read. Refresh in a moment.'}`
+            ? `None read yet: ${typeof crawling === 'string' ? crawling : 'the KYC service’s list is still being read; this list fills in by itself.'}`
             : (filtered ?? emptyText(filter))}
       </Card>
     );

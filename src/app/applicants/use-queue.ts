@@ -1,4 +1,4 @@
-import { keepPreviousData, type QueryClient, useIsFetching, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, type QueryClient, type QueryState, useIsFetching, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { type ApplicantFilter, type ApplicantsPage, DOCUMENTED_FILTERS } from '../../kyc/contract/applicants.ts';
 import { ApiError, asApiError } from '../api/api-error.ts';
@@ -35,6 +35,22 @@ const AFTER_WAIT_MS = 2_000;
 /** The longest wait a view is held to before it is asked again (the service's waits are capped at 300 s: service-wait.ts). */
 const MAX_WAIT_MS = 5 * 60_000;
 
+/** How often the view is asked again while the list is still being read (each time one queue view, one audit line). */
+const CRAWL_POLL_MS = 3_000;
+
+/**
+ * While the index is still reading the service's list (`index.crawling`), the view is asked again every
+ * few seconds, so that a tab with none read yet fills in without a Refresh (TanStack Query's interval,
+ * paused while the page is hidden, ended with the page). Not while a service wait runs (its end asks
+ * again: below), not for a list not read at all (`withheld`: nothing comes of asking), not after a view
+ * failed (its Try again), and never once the list has been read whole.
+ */
+function whileCrawling({ state }: { state: QueryState<ApplicantsPage> }): number | false {
+  const index = state.data?.index;
+  if (state.status === 'error' || !index?.crawling || index.error?.withheld) return false;
+  return waitEnd(index, Date.now()) === undefined ? CRAWL_POLL_MS : false;
+}
+
 /** Two pages of the same list (environment, tab and filters), which may differ in their page only. */
 function samePaging(a: readonly unknown[] | undefined, b: ReturnType<typeof queuePageQuery>['queryKey']): boolean {
   if (!a) return false;
@@ -55,6 +71,7 @@ export function useQueue(filter: ApplicantFilter | undefined, page: number, envi
     // Moving between pages of one tab (same environment, same filters) keeps the rows in place until the next page arrives.
     placeholderData: (previous, previousQuery) =>
       samePaging(previousQuery?.queryKey, options.queryKey) ? keepPreviousData(previous) : undefined,
+    refetchInterval: whileCrawling,
   });
   const failedBefore = useFailureDuringRetry(list, JSON.stringify(options.queryKey));
   const fetching = useIsFetching({ queryKey: applicantsQueries.all() }) > 0;
