@@ -53,6 +53,8 @@ async function instance(options: Parameters<typeof startInstance>[1] = {}): Prom
     KYC_BASE_URL: service.url,
     KYC_CLIENT_ID: CLIENT_ID,
     KYC_API_KEY: 'full-key',
+    // As docs/deploying.md advises beside webhooks: without it, no delivery is checked before a lookup showed the full key safe.
+    KYC_API_KEY_STATUS: 'status-key',
     KYC_WEBHOOK_SECRET: WEBHOOK_SECRET,
     REDIS_URL: redis.url,
   };

@@ -129,7 +129,13 @@ export async function agreeingService(options: { delayMs?: number } = {}) {
     seen: upstream.seen,
     /** The lookups the receiver's checks made. */
     lookups: () => upstream.seen.filter((request) => /\/(refId|recordId)\//.test(request.path)),
-    target: (clientId: string) => ({ baseUrl: upstream.url, clientId, apiKey: 'full-key' }),
+    // With a status-level key, as docs/deploying.md advises beside webhooks: without one, a check waits until a lookup has shown the full key safe.
+    target: (clientId: string, statusApiKey: string | null = 'status-key') => ({
+      baseUrl: upstream.url,
+      clientId,
+      apiKey: 'full-key',
+      ...(statusApiKey ? { statusApiKey } : {}),
+    }),
     set,
     /** The service has the candidate no more: its lookups are 404. */
     forget(record: Record<string, unknown>) {

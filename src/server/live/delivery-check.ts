@@ -33,10 +33,20 @@ export function coalescedChecks(lookup: StatusLookup): StatusLookup {
   return check;
 }
 
-/** Each environment's check of a webhook delivery's candidate: a status-level lookup of this server's own, coalesced per candidate. */
+/**
+ * Each environment's check of a webhook delivery's candidate: a status-level lookup of this server's own,
+ * coalesced per candidate. Without a status-level key it would go with the full key, and a delivery is
+ * nobody opening the candidate: so it takes the crawler's rule of the full key (crawler-full-key.ts),
+ * never the first full request of a key, nor one while the key is found to archive after extract, even
+ * accepted (facts review: with such a key every new submission's delivery scheduled the deletion of its
+ * identity data before anyone had looked at it).
+ */
 export function webhookChecks(served: readonly ServedEnvironment[], logger: Logger): (environment: string) => StatusLookup | undefined {
   const checks = new Map(
-    served.map(({ environment, deps }) => [environment.info.name, coalescedChecks(serverStatusLookup(deps, logger, WEBHOOK_CHECK_USER))]),
+    served.map(({ environment, deps }) => [
+      environment.info.name,
+      coalescedChecks(serverStatusLookup(deps, logger, WEBHOOK_CHECK_USER, { fullKeyOnceSafe: true })),
+    ]),
   );
   return (environment) => checks.get(environment);
 }

@@ -1,3 +1,4 @@
+import type { ApiFailure } from '../http/api-failure.ts';
 import type { Logger } from '../log/log.ts';
 import { MAX_SERVICE_WAIT_SECONDS } from '../upstream/service-wait.ts';
 import type { StatusChecked, StatusLookup } from '../lookup/queue-lookup.ts';
@@ -59,6 +60,7 @@ const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(reso
 export function deliveryProcessor(deps: ProcessingDeps): ProcessDelivery {
   const delays = deps.retryDelaysMs ?? CONFIRM_RETRY_DELAYS_MS;
   const sleep = deps.sleep ?? realSleep;
+  const withheld = withheldWarnings(deps);
   return async ({ environment, delivery, live }) => {
     const check = deps.checkStatus?.(environment);
     // The check's last answer, to tell a passing failure from an answer that would say the same again.
@@ -83,6 +85,12 @@ export function deliveryProcessor(deps: ProcessingDeps): ProcessDelivery {
       }
       // Set by the check while confirmDelivery ran (TypeScript cannot see it through the closure).
       const last = seen.last as StatusChecked | undefined;
+      // Its check withheld (the full key not sent: crawler-full-key.ts): no try soon would change that.
+      if (result === 'unconfirmed' && last !== undefined && !last.ok && last.withheld) {
+        deps.metrics.webhookChecks.inc({ result });
+        withheld(environment, last.withheld);
+        return 'done';
+      }
       const passing = result === 'unconfirmed' && last !== undefined && !last.ok && PASSING.has(last.code);
       // Not asked for the service's 429 wait: sat out whole, no try of the delivery's spent on it.
       const until = passing && last !== undefined && !last.ok ? last.until : undefined;
@@ -108,6 +116,28 @@ export function deliveryProcessor(deps: ProcessingDeps): ProcessDelivery {
       deps.metrics.webhookIntakeRetries.inc({ reason: 'unconfirmed' });
       await sleep(delays[attempt]!);
     }
+  };
+}
+
+/** How often the warning of checks withheld is repeated while they stay so, per environment and reason. */
+const WITHHELD_WARNING_MS = 10 * 60_000;
+
+/**
+ * A delivery whose check was withheld is given up, counted (`withheld`), and said in a warning: once per
+ * environment, again when the reason changes, and every WITHHELD_WARNING_MS while it lasts (not once per
+ * delivery: a busy client's deliveries would fill the log).
+ */
+function withheldWarnings(deps: ProcessingDeps): (env: string, why: ApiFailure) => void {
+  const warned = new Map<string, { code: string; at: number }>();
+  return (env, why) => {
+    deps.metrics.webhookIntakeDropped.inc({ reason: 'withheld' });
+    const last = warned.get(env);
+    if (last?.code === why.code && Date.now() - last.at < WITHHELD_WARNING_MS) return;
+    warned.set(env, { code: why.code, at: Date.now() });
+    deps.logger.warn(
+      { env, code: why.code },
+      `Webhook deliveries are not checked with the KYC service, so the pages are not told of them, for the reason the applicants list is not read: ${why.ownMessage}`,
+    );
   };
 }
 

@@ -19,9 +19,12 @@ export const WEBHOOK_CHECK_USER = SERVER_USERS.webhookCheck;
 
 /**
  * What the service says of a candidate at status level: its record, or the code of why not (`not_found`:
- * it has none). `not_asked` with `until`: the service's 429 wait holds until then (epoch ms).
+ * it has none). `not_asked` with `until`: the service's 429 wait holds until then (epoch ms); with
+ * `withheld`: the full key is not sent for it, and why (crawler-full-key.ts), which no retry soon changes.
  */
-export type StatusChecked = { ok: true; record: CandidateRecord } | { ok: false; code: ApiErrorCode | 'not_asked'; until?: number };
+export type StatusChecked =
+  | { ok: true; record: CandidateRecord }
+  | { ok: false; code: ApiErrorCode | 'not_asked'; until?: number; withheld?: ApiFailure };
 export type StatusLookup = (kind: LookupKind, id: string) => Promise<StatusChecked>;
 
 /**
@@ -30,8 +33,9 @@ export type StatusLookup = (kind: LookupKind, id: string) => Promise<StatusCheck
  * (without a status key the full key is used, and a key that archives after extract is never asked), a
  * slot of its own, the request, the status-level reduction, and its audit line (`queueIndex: true`)
  * before the record is used. Never rejects: a failure is its code (`not_asked` when nothing was sent).
- * `fullKeyOnceSafe` (the crawler's): the archiving gate is the crawler's rule of the full key instead, the
- * one its list pages take too (crawler-full-key.ts).
+ * `fullKeyOnceSafe` (the crawler's and a webhook's check: neither is a reviewer opening a candidate): the
+ * archiving gate is the crawler's rule of the full key instead, the one its list pages take too
+ * (crawler-full-key.ts), a check it withholds answered `withheld`.
  */
 export function serverStatusLookup(deps: LookupDeps, log: Logger, user: string, options: { fullKeyOnceSafe?: boolean } = {}): StatusLookup {
   const level = levelOf('support', deps.hasStatusKey);
@@ -42,7 +46,8 @@ export function serverStatusLookup(deps: LookupDeps, log: Logger, user: string, 
     if (!asked.ok) return { ok: false, code: 'invalid_id' };
     if (auditWritable(deps)) return notAsked;
     // The crawler's lookups take the crawler's one rule of the full key (crawler-full-key.ts), the finding read with it.
-    if (options.fullKeyOnceSafe && (await crawlerFullKeyWithheld(deps, log))) return notAsked;
+    const withheld = options.fullKeyOnceSafe ? await crawlerFullKeyWithheld(deps, log) : undefined;
+    if (withheld) return { ...notAsked, withheld };
     const started = performance.now();
     const audited = async (failure: ApiFailure | undefined, upstreamStatus: number | null) => {
       const entry: AuditEntry = {

@@ -18,7 +18,7 @@ export function intakeMetrics(registers: client.Registry[]): {
     }),
     webhookIntakeDropped: new client.Counter({
       name: 'candidate_lookup_webhook_intake_dropped_total',
-      help: 'Accepted webhook deliveries given up without reaching the pages, by reason: unconfirmed (the check failed on every retry), failed (every try failed), unreadable (a queued entry that is not a delivery), trimmed (past the queue stream bound before it was processed).',
+      help: 'Accepted webhook deliveries given up without reaching the pages, by reason: unconfirmed (the check failed on every retry), withheld (its check not sent: without a status-level key the full key is not used until a lookup has shown it keeps identity data, nor while it is found to archive after extract), failed (every try failed), unreadable (a queued entry that is not a delivery), trimmed (past the queue stream bound before it was processed).',
       labelNames: ['reason'],
       registers,
     }),
