@@ -190,6 +190,31 @@ describe('webhook deliveries in memory', () => {
     for (const never of [WEBHOOK_SECRET, 'staging-secret-0123', 'another-secret', secretLooking, CLIENT_ID])
       expect(text).not.toContain(never);
   });
+
+  it("a body without guid or event is read with the service's headers that carry them; the body's own is never replaced", async () => {
+    const bare = (fields: Record<string, unknown>) => {
+      const body = JSON.parse(deliveryBody(fields)) as Record<string, unknown>;
+      delete body.guid;
+      delete body.event;
+      return JSON.stringify({ ...body, ...fields });
+    };
+    // Before: 400 "guid is missing (text expected)", though X-Blockpass-Delivery and X-Blockpass-Event carried both.
+    const fromHeaders = await deliver(app.port, bare({ refId: 'ref-h1' }), { headers: serviceHeaders('review.rejected', 'd-h1') });
+    expect(resultOf(fromHeaders.body)).toBe('accepted');
+    // The body's own event stands, whatever the header says.
+    const own = await deliver(app.port, bare({ refId: 'ref-h2', event: 'user.blocked' }), {
+      headers: serviceHeaders('review.rejected', 'd-h2'),
+    });
+    expect(resultOf(own.body)).toBe('accepted');
+    expect(webhookLines().map((line) => [line.refId, line.event])).toEqual([
+      ['ref-h1', 'review.rejected'],
+      ['ref-h2', 'user.blocked'],
+    ]);
+    // Neither in the body nor in a header: refused, naming the field.
+    const none = await deliver(app.port, bare({ refId: 'ref-h3' }));
+    expect(codeOf(none)).toBe('webhook_delivery_invalid');
+    expect(JSON.parse(none.body).error.message).toContain('guid is missing (text expected)');
+  });
 });
 
 describe.skipIf(!hasRedisServer)(`webhook deliveries on Redis${hasRedisServer ? '' : ` (${NO_REDIS_MESSAGE})`}`, () => {

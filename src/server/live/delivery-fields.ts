@@ -29,6 +29,34 @@ export function withIdsAsText(body: Record<string, unknown>): Record<string, unk
   return read ?? body;
 }
 
+/** The service's headers of a delivery, as received (each may be missing, or sent twice: an array). */
+export interface DeliveryHeaders {
+  delivery?: string | string[] | undefined;
+  event?: string | string[] | undefined;
+}
+
+/**
+ * The body with a `guid` or `event` it lacks taken from the service's headers, which carry the same:
+ * `X-Blockpass-Delivery` (the guid is documented as a copy of it) and `X-Blockpass-Event`. Only a field
+ * missing or empty in the body is filled, and only from one header value that is text within the field's
+ * bound; the body's own is never replaced. The headers are not signed, but nothing read from them is
+ * believed: a delivery is a hint the service's own record confirms before anyone is told (delivery-check.ts).
+ */
+export function withHeaderFields(body: Record<string, unknown>, headers: DeliveryHeaders): Record<string, unknown> {
+  const fill: Array<[string, unknown, number]> = [
+    ['guid', headers.delivery, MAX_ID_LENGTH],
+    ['event', headers.event, MAX_EVENT_LENGTH],
+  ];
+  let read: Record<string, unknown> | undefined;
+  for (const [field, value, max] of fill) {
+    const own = Object.hasOwn(body, field) ? body[field] : undefined;
+    if ((own !== undefined && own !== null && own !== '') || typeof value !== 'string' || !value || value.length > max) continue;
+    read ??= { ...body };
+    read[field] = value;
+  }
+  return read ?? body;
+}
+
 /**
  * Why a body read as JSON (its ids as withIdsAsText reads them) is neither a ping nor a delivery: the
  * first required field that is missing or cannot be read, by its name and what was expected.

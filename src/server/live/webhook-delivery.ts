@@ -10,7 +10,7 @@ import { readTimestamp } from '../../kyc/contract/record-fields.ts';
 import { isPlainObject } from '../../kyc/contract/value-kind.ts';
 import { readStatus } from '../../kyc/contract/status.ts';
 import type { WebhookAuditEntry } from '../audit/webhook-lines.ts';
-import { whyNotADelivery, withIdsAsText } from './delivery-fields.ts';
+import { type DeliveryHeaders, whyNotADelivery, withHeaderFields, withIdsAsText } from './delivery-fields.ts';
 
 /**
  * What a signed body says: a test delivery (a ping, which names no candidate), a delivery of an event, or
@@ -24,9 +24,10 @@ export type ReadDelivery =
 /**
  * A signed body read. A ping is read first: it needs no refId or recordId, and its `isPing` may come as
  * "true". A UTF-8 BOM before the JSON is passed over (the signature was checked over the bytes as sent),
- * and an id sent as a whole number is read as its digits (withIdsAsText).
+ * an id sent as a whole number is read as its digits (withIdsAsText), and a `guid` or `event` the body
+ * lacks is read from the service's headers that carry it (withHeaderFields).
  */
-export function readDelivery(body: Buffer): ReadDelivery {
+export function readDelivery(body: Buffer, headers: DeliveryHeaders = {}): ReadDelivery {
   let json: unknown;
   try {
     const text = body.toString('utf8');
@@ -35,7 +36,7 @@ export function readDelivery(body: Buffer): ReadDelivery {
   } catch {
     return { kind: 'unreadable', reason: 'it is not JSON' };
   }
-  if (isPlainObject(json)) json = withIdsAsText(json);
+  if (isPlainObject(json)) json = withHeaderFields(withIdsAsText(json), headers);
   const ping = webhookPingSchema.safeParse(json);
   if (ping.success) return { kind: 'ping', clientId: ping.data.clientId, event: ping.data.event };
   const parsed = webhookDeliverySchema.safeParse(json);

@@ -1,5 +1,11 @@
 import type http from 'node:http';
-import { WEBHOOK_DELIVERY_HEADER, WEBHOOK_MAX_BODY_BYTES, WEBHOOK_PATH, WEBHOOK_SIGNATURE_HEADER } from '../../kyc/contract/live-events.ts';
+import {
+  WEBHOOK_DELIVERY_HEADER,
+  WEBHOOK_EVENT_HEADER,
+  WEBHOOK_MAX_BODY_BYTES,
+  WEBHOOK_PATH,
+  WEBHOOK_SIGNATURE_HEADER,
+} from '../../kyc/contract/live-events.ts';
 import type { ApiEnvironment } from '../lookup/served-environment.ts';
 import type { AuditLog } from '../audit/audit.ts';
 import { type RefusedWebhookAuditEntry, WEBHOOK_SENDER } from '../audit/webhook-lines.ts';
@@ -156,7 +162,7 @@ async function receive(
     hintSignature(hinted, res, env, cause);
     return refused(new ApiFailure('webhook_signature_invalid', SIGNATURE_CAUSES[cause].answer));
   }
-  const read = readDelivery(body);
+  const read = readDelivery(body, { delivery: req.headers[WEBHOOK_DELIVERY_HEADER], event: req.headers[WEBHOOK_EVENT_HEADER] });
   if (read.kind === 'unreadable') {
     // The answer is all the service's console shows of a refusal: it names the field, never its value.
     return refused(new ApiFailure('webhook_delivery_invalid', `The body is not a webhook delivery this server reads: ${read.reason}.`));
