@@ -3,7 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { ACTIVITY_DAYS, type ActivityAnswer } from '../../kyc/contract/audit-search.ts';
 import { readsAuditTrail, type Role, seesActivity } from '../../kyc/contract/roles.ts';
-import { todaysLookers, trailMayLack } from '../../kyc/view/activity.ts';
+import { foldQueueViews, todaysLookers, trailMayLack } from '../../kyc/view/activity.ts';
 import { actionText, levelText } from '../../kyc/view/audit-labels.ts';
 import { formatRelative, type ZoneMode } from '../../kyc/view/time.ts';
 import { asApiError } from '../api/api-error.ts';
@@ -163,7 +163,7 @@ function ActivityList({ answer, user, ids }: { answer: ActivityAnswer; user: str
         <caption className="sr-only">Who looked at this candidate, newest first</caption>
         <ColumnHeads look="plain" cell="py-1 pr-3" columns={['When', 'Who', 'What', 'Level']} />
         <tbody className="divide-y divide-slate-100">
-          {answer.rows.map((row) => (
+          {foldQueueViews(answer.rows).map(({ row, views }) => (
             <tr key={row.hash}>
               <td className="py-1 pr-3 whitespace-nowrap">
                 <TimeStamp date={new Date(row.time)} />
@@ -177,6 +177,11 @@ function ActivityList({ answer, user, ids }: { answer: ActivityAnswer; user: str
               </td>
               <td className="py-1 pr-3" data-label="What">
                 {answeredText(row, ids) ?? `${actionText(row)}${outcomeOf(row)}`}
+                {views && (
+                  <span data-testid="queue-views">
+                    , {views.count} times since <TimeStamp date={new Date(views.since)} />
+                  </span>
+                )}
               </td>
               {/* A queue view or a copy has no level: left out of a phone's stacked row (styles.css), not listed empty. */}
               <td className="py-1" data-label="Level" data-empty={levelText(row) ? undefined : true}>

@@ -97,3 +97,39 @@ export function trailMayLack({ source, searched }: Pick<ActivityAnswer, 'source'
   ].filter((reason) => reason !== undefined);
   return reasons.length === 0 ? undefined : reasons.join('; ');
 }
+
+/** A row of a candidate's Activity: a line of the trail, with the views of the queue folded under it (foldQueueViews). */
+export interface ActivityItem {
+  row: AuditRow;
+  /** More views of the same tab by the same person, one after another, folded under this, the newest: how many in all, and the oldest's time. */
+  views?: { count: number; since: string };
+}
+
+/** What makes two views of the queue the same to a reader: who, as what, which tab with which filters, and what it showed. */
+const viewKey = (row: AuditRow) =>
+  row.action === 'list' && row.queueTab !== undefined && !row.unvouched && row.user !== null && row.status !== null && row.status < 400
+    ? JSON.stringify([row.user, row.role, row.queueTab, row.queueOnly ?? [], row.level, row.status])
+    : undefined;
+
+/**
+ * The Activity's lines, newest first, with each run of one person's views of one queue tab that showed
+ * this candidate, one after another, folded into one row ("Saw in the queue (All tab), 6 times since
+ * 09:12"): every page of the queue that showed the row is a line, and a reviewer paging the queue all
+ * morning buried the lookups, prints and copies under them (UX review). Nothing is dropped: a run is only
+ * lines next to each other, of the same view, and a line the chain does not vouch for is never folded.
+ */
+export function foldQueueViews(rows: readonly AuditRow[]): ActivityItem[] {
+  const items: ActivityItem[] = [];
+  let runKey: string | undefined;
+  for (const row of rows) {
+    const key = viewKey(row);
+    const last = items.at(-1);
+    if (key !== undefined && key === runKey && last) {
+      last.views = { count: (last.views?.count ?? 1) + 1, since: row.time };
+      continue;
+    }
+    items.push({ row });
+    runKey = key;
+  }
+  return items;
+}
