@@ -15,7 +15,7 @@ const lineArb: fc.Arbitrary<AuditRow> = fc
     user: fc.constantFrom('ana', 'ben', null),
     action: fc.constantFrom('list', 'list', 'list', 'lookup', 'print'),
     queueTab: fc.option(fc.constantFrom('all', 'waiting'), { nil: undefined }),
-    queueOnly: fc.option(fc.constantFrom(['overSla' as const], []), { nil: undefined }),
+    queueOnly: fc.option(fc.constantFrom<Array<'attention' | 'overSla'>>(['overSla'], []), { nil: undefined }),
     status: fc.constantFrom(200, 200, 429),
     unvouched: fc.option(fc.constant(true as const), { nil: undefined }),
   })
