@@ -155,6 +155,26 @@ describe('hand-off', { timeout: 20_000 }, () => {
     expect(text).not.toContain('CA-2026-00917');
   });
 
+  it('copies for a support user what the page\'s "What the service recorded" shows them: the reason and the hint', async () => {
+    const user = userEvent.setup();
+    const rejected = byRef('a3b6c9d2-1e4f-4a7b-8c0d-9e2f5a8b1c4d');
+    const fields = { rejectionReason: 'The passport photo is blurred.', resubmitHint: 'Take a new photo in daylight.' };
+    stubApi({
+      session: SUPPORT,
+      meta: testMeta({ supportFields: ['rejectionReason', 'resubmitHint'] }),
+      candidates: {
+        [`/api/candidates/refId/${rejected.refId}`]: envelope({ ...recordForScope(rejected, 'status'), customFields: fields }),
+        '/api/export': () => json({ status: 'success' }),
+      },
+    });
+    renderWithProviders(`/candidates/refId/${rejected.refId}`);
+    await screen.findByRole('heading', { name: 'What the service recorded' });
+    // Before: ids, status and submissions only, while the page (and Print) showed the reason and the hint.
+    expect(await copySummary(user)).toContain(
+      'What the service recorded:\n  Rejection reason: The passport photo is blurred.\n  Resubmit hint: Take a new photo in daylight.\n',
+    );
+  });
+
   it('copies nothing when the export cannot be recorded', async () => {
     const user = userEvent.setup();
     show(blocked, { exportReply: () => apiError(503, 'audit_unavailable', 'This export could not be recorded in the audit log.') });

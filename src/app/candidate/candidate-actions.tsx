@@ -54,6 +54,8 @@ export function CandidateActions({
           // The same fields as the decision summary strip; a support user's copy never holds them.
           decisionFields={full ? splitSummaryFields(fetched.customFields, meta.summaryFields).summary : []}
           decisionStructured={full ? structuredSummaryFields(fetched.customFields, meta.summaryFields) : []}
+          // What the page's "What the service recorded" shows a support user, copied as the page shows it.
+          supportFields={full ? [] : meta.supportFields}
           refresh={refresh}
           dashboard={
             dashboard && (

@@ -40,6 +40,8 @@ export interface HandOffProps {
   decisionFields: ReadonlyArray<readonly [string, CustomFieldValue]>;
   /** Those that came as an object or a list (structuredSummaryFields): copied as their JSON, marked "not text". */
   decisionStructured?: readonly StructuredField[];
+  /** The environment's support fields (a rejection reason, a hint): a support user's copy holds those the page shows them. */
+  supportFields?: readonly string[];
   /** The page's lookup and its Refresh: offered beside a hand-off refused for a lookup too old. */
   refresh?: PageRefresh;
   /** The link to the KYC service's dashboard, after Print, where no bar above the page holds it (review-bar.tsx). */
@@ -91,6 +93,7 @@ export function HandOffBar(props: HandOffProps) {
               recordId: props.recordId,
               decisionFields: readsFullRecord(role) ? props.decisionFields : [],
               decisionStructured: readsFullRecord(role) ? props.decisionStructured : [],
+              supportFields: role === 'support' ? props.supportFields : [],
               now: new Date(),
               zone,
             })

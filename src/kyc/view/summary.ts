@@ -7,7 +7,8 @@ import { serviceIdsOf } from '../contract/service-id.ts';
 import { statusInfo } from '../contract/status.ts';
 import { type CertificateOutcome, certificateOutcome } from './certificate-review.ts';
 import type { CustomFieldValue } from './summary-fields.ts';
-import { notTextWords, type StructuredField } from '../contract/other-forms.ts';
+import { fieldText, notTextWords, type StructuredField } from '../contract/other-forms.ts';
+import { labelOf } from '../contract/certificate-fields.ts';
 import { recordIdText, type ShownRecordId } from './shown-record-id.ts';
 import { formatDateTime, formatRelative, type ZoneMode } from './time.ts';
 import { asSentWords, buildTimeline, currentSince, LATER_DATE_WORDS, unreadDateWords } from './timeline.ts';
@@ -23,6 +24,8 @@ export interface SummaryInput {
   decisionFields?: ReadonlyArray<readonly [string, CustomFieldValue]>;
   /** Those of them that came as an object or a list (structuredSummaryFields): written as their JSON, marked "not text". */
   decisionStructured?: readonly StructuredField[];
+  /** The environment's support fields: for a support user, those recorded are written as the page's card shows them. */
+  supportFields?: readonly string[];
   now: Date;
   /** The page's choice of clock (the header's "UTC times"): the summary says what the page says. */
   zone?: ZoneMode;
@@ -70,6 +73,7 @@ export function candidateSummary(input: SummaryInput): string {
   if (record.isArchived) lines.push('Archived: identity data was archived on the service');
   else if (record.isArchived === undefined) lines.push(`Archived: ${absent('isArchived')}`);
   if (record.submitCount !== undefined) lines.push(`Submissions: ${record.submitCount}`);
+  if (input.role === 'support') lines.push(...supportLines(record, input.supportFields ?? []));
   if (readsFullRecord(input.role)) {
     if (record.certs) {
       const { certs } = record;
@@ -84,6 +88,33 @@ export function candidateSummary(input: SummaryInput): string {
   }
   lines.push(`Looked up: ${zoned(now)}`);
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * What the service recorded that a support user may see (a rejection reason, a hint for resubmitting), as
+ * the page's card lists it (support-fields-card.tsx): each field recorded by its label, in the order of
+ * the environment's support fields; one sent as an object or a list said to be recorded, not read (a
+ * support agent must not tell the customer nothing was). Nothing for a record without custom fields (not
+ * fetched: the card says why) or none recorded. Before, the copy held ids and status only, while the page
+ * and Print showed the reason (UX review).
+ */
+function supportLines(record: CandidateRecord, fields: readonly string[]): string[] {
+  const recorded = record.customFields;
+  if (!recorded) return [];
+  const lines = fields.flatMap((field) => {
+    const value = Object.hasOwn(recorded, field) ? recorded[field] : undefined;
+    if (value === undefined || value === null || value === '') return [];
+    const text =
+      typeof value === 'boolean'
+        ? value
+          ? 'Yes'
+          : 'No'
+        : typeof value === 'string' || typeof value === 'number'
+          ? fieldText(recorded, field, value)
+          : 'recorded, but could not be read here';
+    return [`  ${sent(`${labelOf(field)}: ${text}`)}`];
+  });
+  return lines.length > 0 ? ['What the service recorded:', ...lines] : [];
 }
 
 /**
