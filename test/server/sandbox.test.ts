@@ -52,9 +52,13 @@ describe('sample candidates', () => {
     expect(find((r) => r.refId === undefined).recordId).toMatch(/^[0-9a-f]{24}$/);
   });
 
-  it('include a date of birth the page shows as received, flagged: the one without refId, in a form read only by guessing', () => {
+  it('include a date of birth the page shows as received, flagged: the one without refId, dotted, its day-first date said beside it', () => {
     const dob = find((r) => r.refId === undefined).identities?.dob?.value;
-    expect(readDob(String(dob))).toEqual({ ok: false, problem: 'not in a form this page reads (MM/DD/YYYY or YYYY-MM-DD)' });
+    expect(readDob(String(dob))).toEqual({
+      ok: false,
+      problem: 'not in a form this page reads (MM/DD/YYYY or YYYY-MM-DD)',
+      dayFirst: { year: 1987, month: 6, day: 15 },
+    });
   });
 
   it('include names with diacritics and in a non-Latin script', () => {

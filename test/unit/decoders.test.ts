@@ -262,7 +262,8 @@ describe('date of birth', () => {
     '',
     'yesterday',
     '1/2/34',
-    '23.04.1990',
+    '05.04.1990',
+    '32.04.1990',
     '1990/04/23',
     '23-04-1990',
     '04-23-1990',
@@ -276,6 +277,18 @@ describe('date of birth', () => {
   ])('shows %j raw and flagged: a form that cannot be read without guessing', (raw) => {
     expect(parseDob(raw)).toBeUndefined();
     expect(readDob(raw)).toEqual({ ok: false, problem: 'not in a form this page reads (MM/DD/YYYY or YYYY-MM-DD)' });
+  });
+
+  it('a dotted date that can only be read day first says that date beside the raw text, never taken as read', () => {
+    // Before: "not in a form this page reads", and no date at all, though 15.06.1987 can only be 15 June.
+    expect(readDob('15.06.1987')).toEqual({
+      ok: false,
+      problem: 'not in a form this page reads (MM/DD/YYYY or YYYY-MM-DD)',
+      dayFirst: { year: 1987, month: 6, day: 15 },
+    });
+    expect(readDob('23.4.1990')).toMatchObject({ ok: false, dayFirst: { year: 1990, month: 4, day: 23 } });
+    // A date that does not exist day first either has none beside it.
+    expect(readDob('31.02.1990')).toEqual({ ok: false, problem: 'not in a form this page reads (MM/DD/YYYY or YYYY-MM-DD)' });
   });
 
   it('accepts 29 February in a leap year only', () => {
