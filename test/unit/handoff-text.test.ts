@@ -161,10 +161,10 @@ describe('candidate summary', () => {
     const text = candidateSummary({ record: withoutRefId as CandidateRecord, environment: 'Sandbox', role: 'compliance', now: NOW });
     expect(text).toContain('refId: not in this response\n');
     expect(text).not.toContain('none assigned');
-    // The service sent a refId of another kind: the page says "in the response, but not readable", and so does the summary.
+    // The service sent a refId of another kind (a fraction: a whole number is read as its digits): the page says "in the response, but not readable", and so does the summary.
     const unreadable = candidateEnvelopeSchema.parse({
       status: 'success',
-      data: { ...withoutRefId, refId: 4410, isArchived: 'maybe' },
+      data: { ...withoutRefId, refId: 4410.5, isArchived: 'maybe' },
     }).data;
     const said = candidateSummary({ record: unreadable, environment: 'Sandbox', role: 'support', now: NOW });
     expect(said).toContain('refId: in the response, but not readable\n');

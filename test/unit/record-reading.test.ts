@@ -149,9 +149,12 @@ describe('a record read liberally (issue 30)', () => {
     expect(fails({ refId: 'r' })).toMatchObject({ path: ['data', 'status'], message: 'The record has no status.' });
     expect(fails({ status: '', refId: 'r' }).message).toBe('The record’s status is empty.');
     expect(fails({ status: 7, refId: 'r' }).message).toBe('The record’s status must be text, not a whole number.');
-    expect(fails({ status: 'waiting', refId: 12, recordId: null }).message).toBe(
-      'The record has neither a refId nor a recordId that can be read.',
-    );
+    // A whole number is an id read as its digits (record-id.ts); a fraction or a negative number is none.
+    for (const refId of [12.5, -12, true]) {
+      expect(fails({ status: 'waiting', refId, recordId: null }).message).toBe(
+        'The record has neither a refId nor a recordId that can be read.',
+      );
+    }
     expect(fails([1, 2]).message).toBe('The record must be an object, not a list.');
   });
 

@@ -25,6 +25,13 @@ type SectionField = keyof typeof SECTIONS;
 export const SENT_UNREAD = 'sent, but could not be read (see above)';
 
 /**
+ * The words of a value the service sent as empty text (`""`, or spaces alone): it is in the response, so
+ * never "not in this response", which would point at the key's scope (the service does send empty text,
+ * an address's `state: ""` among them).
+ */
+export const SENT_EMPTY = 'sent empty';
+
+/**
  * What an archived record (`isArchived: true`) that came with some identity data says of an attribute it
  * lacks: the archive takes identity data whole, so with some of it on the page the archive is not said to
  * be why (the key or the candidate may be), only that the record is marked so. "Archived on the service"

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { candidatePersonName } from '../../kyc/contract/candidate-name.ts';
+import { idSentAsNumber, SENT_AS_NUMBER } from '../../kyc/contract/record-id.ts';
 import { type CandidateRecord, unreadFieldsOf } from '../../kyc/contract/schema.ts';
 import { serviceIdsOf } from '../../kyc/contract/service-id.ts';
 import { statusInfo } from '../../kyc/contract/status.ts';
@@ -74,7 +75,7 @@ export function CandidateIds({ record, recordId }: { record: CandidateRecord; re
  * refId, recordId, blockPassID (or the spec's serviceID, as sent: service-id.ts; each with a copy button, or
  * why it is absent), archived when not said,
  * submissions. A recordId the answer lacks but the page knows (the id looked up, the applicants list's)
- * is shown and copied, with where it came from beside it. An answer without a refId does not say the
+ * is shown and copied, with where it came from beside it; an id sent as a whole number says so. An answer without a refId does not say the
  * candidate has none: any field but the status and one id may be left out of the service's answers
  * (upstream-api-facts.md).
  */
@@ -91,6 +92,12 @@ function IdentifierList({ record, recordId, className = '' }: { record: Candidat
         const value = record[field] || (field === 'recordId' ? filled?.id : undefined);
         return (
           <Identifier key={field} label={field} value={value} absent={absentText(field, unread)}>
+            {record[field] && idSentAsNumber(record, field) && (
+              // The service sent the id as a whole number: shown as its digits, said so (record-id.ts).
+              <span className="text-xs whitespace-nowrap text-amber-800" data-testid="id-sent-as-number">
+                ({SENT_AS_NUMBER})
+              </span>
+            )}
             {field === 'recordId' && !record.recordId && filled && (
               // On a line of its own: beside the id, it squeezed the id into three lines on a phone.
               <span className="basis-full text-slate-500 italic" data-testid="record-id-source">

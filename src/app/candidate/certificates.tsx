@@ -18,6 +18,7 @@ import { ShowMore, useShownAtOnce } from '../ui/show-more.tsx';
 import { TimeStamp } from '../ui/time-stamp.tsx';
 import { CertificateText, NO_RAW_VIEWS, printedBoxClass, RawJson, type RawView, type RawViews, withRawView } from './certificate-text.tsx';
 import { MAX_LAID_OUT } from './json-text.tsx';
+import { SENT_EMPTY } from './absent-sections.tsx';
 
 /**
  * Panels on the page at first, and added by each "Show more", as the pictures are (PICTURES_AT_ONCE): a
@@ -155,6 +156,8 @@ function CertificatePanel({ slug, raw, view, onRawJson, recordCopy }: PanelProps
   // One that does not parse gets the decision summary's chip (its outcome read from the text, else "unreadable"), not a word of its own.
   const unparsed = useMemo(() => (parsed.ok ? undefined : certificateOutcome(slug, raw)), [parsed, slug, raw]);
   const title = certificateLabel(slug, review);
+  // Sent as empty text (or spaces alone): said so, not as JSON that ended early.
+  const empty = raw.trim() === '';
   return (
     <article aria-labelledby={headingId} className="min-w-0 rounded-lg border border-slate-200 p-4" data-cert={slug}>
       <div className="mb-3 flex flex-wrap items-center gap-x-3 gap-y-1">
@@ -169,7 +172,7 @@ function CertificatePanel({ slug, raw, view, onRawJson, recordCopy }: PanelProps
           <>
             <OutcomeChip value={unparsed.outcome} foundAt={unparsed.path} stated={unparsed.stated} />
             <span className="text-xs text-slate-600">
-              {!parsed.ok && parsed.text !== raw ? 'JSON text holding text, not read' : 'not valid JSON'}
+              {empty ? SENT_EMPTY : !parsed.ok && parsed.text !== raw ? 'JSON text holding text, not read' : 'not valid JSON'}
             </span>
           </>
         )}
@@ -199,6 +202,10 @@ function CertificatePanel({ slug, raw, view, onRawJson, recordCopy }: PanelProps
           {/* A case file gets the results above; the JSON-LD and its signatures stay on screen. */}
           <RawJson raw={raw} parsed={parsed} title={title} view={view} onToggle={onRawJson} recordCopy={recordCopy} />
         </>
+      ) : empty ? (
+        <p className="text-sm text-slate-500 italic" data-testid="certificate-sent-empty">
+          The KYC service sent this certificate empty: it holds no document, so no result is read from it.
+        </p>
       ) : (
         <div className="space-y-2">
           <Notice tone="warning">{!parsed.ok && parsed.problem} The raw text is shown as received.</Notice>

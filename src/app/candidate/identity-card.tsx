@@ -5,12 +5,20 @@ import type { StructuredField } from '../../kyc/contract/other-forms.ts';
 import { Masked } from '../preferences/privacy-reveal.tsx';
 import { LongText } from '../ui/long-text.tsx';
 import { Section } from '../ui/section.tsx';
-import { isUnread, SENT_UNREAD } from './absent-sections.tsx';
+import { isUnread, SENT_EMPTY, SENT_UNREAD } from './absent-sections.tsx';
 import { SentInOtherFormNote } from './other-parts.tsx';
 import { StructuredValue } from './structured-value.tsx';
 
 function text(attribute: IdentityAttribute | undefined): string | undefined {
   return attribute?.type === 'string' && attribute.value.trim() !== '' ? attribute.value : undefined;
+}
+
+/** An attribute sent as empty text (or spaces alone): it is in the response, said "sent empty" (SENT_EMPTY). */
+const sentEmpty = (attribute: IdentityAttribute | undefined): boolean => attribute?.type === 'string' && attribute.value.trim() === '';
+
+/** What a row without a value says: unreadable, sent empty, or not in the response (`absentWords`). */
+function absentRow(attribute: IdentityAttribute | undefined, unread: boolean, absentWords: string): string {
+  return unread ? SENT_UNREAD : sentEmpty(attribute) ? SENT_EMPTY : absentWords;
 }
 
 /** Rows hidden by the privacy mask, with their mask keys. */
@@ -37,7 +45,8 @@ const PLAIN_EMAIL =
 
 /**
  * Given and family name, date of birth with age, e-mail. Missing attributes say so; one the answer held
- * but that could not be read (`unread`, named in the notice above the record) says that instead; one sent
+ * but that could not be read (`unread`, named in the notice above the record) says that instead, and one
+ * sent as empty text "sent empty"; one sent
  * as an object or a list (`structured`, other-forms.ts) is shown as its JSON, marked "not text".
  */
 export function IdentityCard({
@@ -124,7 +133,7 @@ export function IdentityCard({
             <dd className="min-w-0 break-words text-slate-900">
               {value === undefined || value === '' ? (
                 <span className="text-slate-500 italic">
-                  {isUnread(unread, `identities.${ROW_ATTRIBUTES[label]}`) ? SENT_UNREAD : absentWords}
+                  {absentRow(identities[ROW_ATTRIBUTES[label]!], isUnread(unread, `identities.${ROW_ATTRIBUTES[label]}`), absentWords)}
                 </span>
               ) : wasSentWithoutType(identities[ROW_ATTRIBUTES[label]!]) ? (
                 <>

@@ -6,6 +6,7 @@ import { labelInSentence } from '../../kyc/view/attributes.ts';
 import { Button } from '../ui/button.tsx';
 import { saveBlob } from '../ui/save-blob.ts';
 import { FileSaveContext } from './file-save-record.ts';
+import { SENT_EMPTY } from './absent-sections.tsx';
 
 /** An attribute's name as a file name: letters, digits, `-` and `_` only, whatever the service named it. */
 const fileNameOf = (name: string, type: SniffedType) => `${name.replace(/[^\w-]+/g, '_').slice(0, 60) || 'file'}.${fileExtensionOf(type)}`;
@@ -100,5 +101,24 @@ export function NotShownFile({
         </p>
       )}
     </div>
+  );
+}
+
+/**
+ * A picture sent as empty text (`""`, or spaces alone: no bytes at all): said so, never "a file of an
+ * unknown type · 0 B", and with nothing to download.
+ */
+export function EmptyPicture({ name, label, sentAs }: { name: string; label: string; sentAs?: string | undefined }) {
+  return (
+    <figure className="min-w-0 rounded-lg border border-slate-200 bg-slate-50 p-3" data-attribute={name} data-testid="picture-sent-empty">
+      <figcaption className="mb-2 flex flex-wrap items-baseline justify-between gap-x-2 text-sm">
+        <span className="font-medium text-slate-900">{label}</span>
+        <span className="text-xs text-slate-600">
+          {SENT_EMPTY}
+          {sentAs !== undefined && ` · ${sentAs}`}
+        </span>
+      </figcaption>
+      <p className="text-sm text-slate-500 italic">The KYC service sent this attribute empty: there is no picture to show or download.</p>
+    </figure>
   );
 }

@@ -8,7 +8,7 @@ import { useMaskedItem } from '../preferences/privacy-reveal.tsx';
 import { Notice } from '../ui/section.tsx';
 import type { ViewerPicture } from '../viewer/viewer-picture.ts';
 import type { PictureParts, PictureState } from '../api/picture-parts.ts';
-import { NotShownFile } from './not-shown-file.tsx';
+import { EmptyPicture, NotShownFile } from './not-shown-file.tsx';
 
 const NONE = () => () => {};
 
@@ -107,7 +107,8 @@ function usePictureSource(name: string, value: string, parts: PictureParts | und
     // The preview, until the picture's own URL is made (one render after its part is in: all of it received).
     view = { ...decoded, preview: { received: part?.state === 'loading' ? part.received : size } };
   }
-  return { type, size, view, setDecoded, file };
+  // Sent as empty text: no bytes, in the record or in its part (EmptyPicture).
+  return { type, size, view, setDecoded, file, empty: inParts ? part.size === 0 : base64 === '' };
 }
 
 type PictureEvents = {
@@ -134,7 +135,7 @@ type PreviewProps = {
  */
 export function PicturePreview({ name, value, owner, parts, sentAs, ...events }: PreviewProps) {
   const label = attributeLabel(name);
-  const { type, size, view, setDecoded, file } = usePictureSource(name, value, parts);
+  const { type, size, view, setDecoded, file, empty } = usePictureSource(name, value, parts);
   const [loaded, setDimensions] = useState<Dimensions>();
   const dimensions = view.state === 'too_large' ? view.pixels : loaded;
 
@@ -148,6 +149,7 @@ export function PicturePreview({ name, value, owner, parts, sentAs, ...events }:
     onReady(name, url ? { name, label, alt, url, width: dimensions?.width, height: dimensions?.height, loading } : undefined);
   }, [onReady, name, label, alt, url, dimensions?.width, dimensions?.height, received, size]);
 
+  if (empty) return <EmptyPicture name={name} label={label} sentAs={sentAs} />;
   return (
     <figure className="min-w-0 rounded-lg border border-slate-200 bg-slate-50 p-3" data-attribute={name}>
       <figcaption className="mb-2 flex flex-wrap items-baseline justify-between gap-x-2 text-sm">

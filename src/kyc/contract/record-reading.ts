@@ -21,6 +21,7 @@ import {
   structuredField,
 } from './other-forms.ts';
 import { readStatus } from './status.ts';
+import { idOfNumberAt, isRecordId, markIdsSentAsNumber } from './record-id.ts';
 import { isRecordText, SECOND_ENVELOPE, secondEnvelopeOf, showsRecord, WRAPPED_FIELDS, type Wrapper } from './second-envelope.ts';
 import { isPlainObject, kindOf } from './value-kind.ts';
 import { z } from './zod.ts';
@@ -77,7 +78,7 @@ interface FieldCheck {
   expected: string;
   schema: z.ZodMiniType;
   /** A value of another form that still says the same, turned into the contract's (a certificate given as JSON rather than as its text). `name`: the entry's, in a map. */
-  alsoRead?: (value: unknown, name: string) => unknown;
+  alsoRead?: (value: unknown, name: string, holder: object) => unknown;
   /** A map's entry that is none of its values but is still shown, kept beside the map (other-forms.ts); `entries`: the map as sent. */
   aside?: (name: string, value: unknown, entries: Record<string, unknown>) => StructuredField | undefined;
 }
@@ -93,13 +94,15 @@ export function readArchivedFlag(value: unknown): boolean | undefined {
 }
 
 const TEXT: FieldCheck = { expected: 'text', schema: z.string() };
+/** An id sent as a whole number is read as its digits (record-id.ts); any other number stays unread. */
+const ID: FieldCheck = { ...TEXT, alsoRead: (value, name, holder) => idOfNumberAt(holder, name, value) };
 /** A timestamp in another of its forms (`+0000`, no seconds, microseconds…) is kept in the contract's (readTimestamp). */
 const DATE: FieldCheck = { expected: 'an ISO 8601 timestamp', schema: isoTimestampSchema, alsoRead: readTimestamp };
 
 /** The single-valued fields of the contract. Every `…Date` field is a timestamp (DATE). */
 const FIELDS: ReadonlyMap<string, FieldCheck> = new Map([
-  ['refId', TEXT],
-  ['recordId', TEXT],
+  ['refId', ID],
+  ['recordId', ID],
   ['blockPassID', TEXT],
   ['serviceID', TEXT],
   [
@@ -190,7 +193,7 @@ export function readCandidateRecord(input: unknown): RecordReading {
     const map = MAPS.get(field);
     if ((check || map) && value === null) continue; // null: not given, as absent.
     if (check) {
-      const other = check.schema.safeParse(value).success ? value : check.alsoRead?.(value, field);
+      const other = check.schema.safeParse(value).success ? value : check.alsoRead?.(value, field, input);
       if (other !== undefined) define(record, field, other);
       else note(field, check.expected, value, check === DATE ? dateAsSent(value) : undefined);
     } else if (map) {
@@ -203,9 +206,9 @@ export function readCandidateRecord(input: unknown): RecordReading {
       define(record, field, field === 'status' ? readStatus(status) : value);
     }
   }
-  if (!isId(record.refId) && !isId(record.recordId)) {
+  if (!isId(record.refId) && !isId(record.recordId))
     return { ok: false, path: ['refId'], message: 'The record has neither a refId nor a recordId that can be read.' };
-  }
+  markIdsSentAsNumber(record, new Set(['refId', 'recordId'].filter((field) => typeof input[field] === 'number' && field in record)));
   // A top-level field's number is shown as sent where its text was kept (other-fields.ts): the copy keeps it.
   shareNumberTexts(input, record);
   return { ok: true, record: record as CandidateRecord, unread };
@@ -220,7 +223,7 @@ function readEntries(
   const read: Record<string, unknown> = {};
   const aside: StructuredField[] = [];
   for (const [name, value] of Object.entries(entries)) {
-    const other = check.schema.safeParse(value).success ? value : check.alsoRead?.(value, name);
+    const other = check.schema.safeParse(value).success ? value : check.alsoRead?.(value, name, entries);
     const kept = other === undefined ? check.aside?.(name, value, entries) : undefined;
     if (other !== undefined) define(read, name, other);
     else if (kept) aside.push(kept);
@@ -250,7 +253,6 @@ function structuredAttribute(name: string, value: unknown): StructuredField | un
 }
 
 const isId = isRecordText;
-
 export { SECOND_ENVELOPE };
 
 /**
@@ -265,7 +267,7 @@ function secondEnvelopeAt(input: Record<string, unknown>): Wrapper | undefined {
     const inner = Object.hasOwn(input, wrapper) ? input[wrapper] : undefined;
     return isPlainObject(inner) && WRAPPED_FIELDS.some((field) => Object.hasOwn(inner, field) && showsRecord(field, inner[field]));
   };
-  return secondEnvelopeOf(isId(input.refId) || isId(input.recordId), holds);
+  return secondEnvelopeOf(isRecordId(input, 'refId', input.refId) || isRecordId(input, 'recordId', input.recordId), holds);
 }
 
 /** An own property, whatever its name (`__proto__` included): never the object's prototype. */

@@ -8,6 +8,7 @@ import {
   unreadFieldsSchema,
 } from './record-reading.ts';
 import { stringifyKeepingNumbers } from './number-text.ts';
+import { withIdsAsSent } from './record-id.ts';
 import { readTimestamp } from './record-fields.ts';
 import { ownStatusDateFields, readsAsStatusDate } from './status-dates.ts';
 import { KNOWN_STATUSES, statusDateFields } from './status.ts';
@@ -138,10 +139,12 @@ export function statusLevelUnread(record: CandidateRecord): UnreadField[] {
 
 /**
  * The status-level answer this server sends: the reduced record, and what of its status level could not be
- * read. A support field's number is written as the service sent it where its text was kept (number-text.ts).
+ * read. A support field's number is written as the service sent it where its text was kept (number-text.ts),
+ * and so is an id that came as a whole number (record-id.ts): the page reads it as the record's reading did.
  */
 export function statusLevelEnvelope(record: CandidateRecord, reduced = statusLevelOf(record), unread = statusLevelUnread(record)): string {
-  return stringifyKeepingNumbers({ status: 'success', data: reduced, ...(unread.length > 0 ? { unread } : {}) });
+  const data = withIdsAsSent(record, reduced);
+  return stringifyKeepingNumbers({ status: 'success', data, ...(unread.length > 0 ? { unread } : {}) });
 }
 
 /** The record holds nothing beyond the status level (so identity data, custom fields and certificates are absent). */

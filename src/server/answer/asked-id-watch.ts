@@ -1,5 +1,6 @@
 import { LOOKUP_KINDS, type LookupKind } from '../../kyc/contract/lookup.ts';
 import { answeredOther, type NotAnId } from '../../kyc/contract/answered-id.ts';
+import { idOfNumberText } from '../../kyc/contract/record-id.ts';
 import { isRecordText, isWrapper, secondEnvelopeOf, WRAPPED_FIELDS, type Wrapper } from '../../kyc/contract/second-envelope.ts';
 import { type JsonPath, QuietReader } from './answer-scan.ts';
 import type { ScalarKind } from './json-bytes.ts';
@@ -48,7 +49,7 @@ export class AskedIdWatch extends QuietReader {
   /** Where the record came wrapped in a second envelope, its wrapped id not another's (or none): told as `data` closes. */
   wrapped: Wrapper | undefined;
   private reading: Reading | undefined;
-  /** The record gave a refId or a recordId of its own (text, not empty): it is that record, whatever it wraps. */
+  /** The record gave a refId or a recordId of its own (text, not empty, or a whole number): it is that record, whatever it wraps. */
   private ownId = false;
   /** The wrapped objects seen to show a record. */
   private readonly wrappedHolds = new Set<Wrapper>();
@@ -112,9 +113,14 @@ export class AskedIdWatch extends QuietReader {
   }
 
   override scalar(kind: ScalarKind, bytes: Buffer, from: number, to: number): void {
-    if (!this.path.at(['data', this.asked.kind])) return;
+    const field = this.path.at(['data', '*']) ? this.path.keys[1] : undefined;
+    if (!isIdKind(field)) return;
+    const number = kind === 'number' ? bytes.toString('latin1', from, Math.min(to, from + MAX_ID_TEXT + 1)) : undefined;
+    // A whole number in plain digits is an id of the record's own, read as its digits (record-id.ts), as text is.
+    if (number !== undefined && idOfNumberText(number) !== undefined) this.ownId = true;
+    if (field !== this.asked.kind) return;
     // null: no id, as a record without it. A number is compared by its text as sent (before: not compared at all).
-    if (kind === 'number') this.compare(bytes.toString('latin1', from, Math.min(to, from + MAX_ID_TEXT + 1)));
+    if (number !== undefined) this.compare(number);
     else if (kind !== 'null') this.other ??= { notAnId: 'true or false' };
     this.idRead = true;
   }

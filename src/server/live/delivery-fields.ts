@@ -1,3 +1,4 @@
+import { idOfNumber } from '../../kyc/contract/record-id.ts';
 import { isPlainObject, kindOf } from '../../kyc/contract/value-kind.ts';
 
 /**
@@ -13,18 +14,19 @@ const MAX_ID_LENGTH = 256;
 const MAX_EVENT_LENGTH = 64;
 
 /**
- * The body with each id sent as a whole number read as its digits: the same id as text, nothing guessed
- * (the receiver confirms the candidate with the service under that id before anyone is told). A number
- * past 2^53 is left as it came (its digits were not read exactly), and so is a negative or fractional one:
- * neither is an id, and each is named where it is required.
+ * The body with each id sent as a whole number read as its digits, by the record's own rule (record-id.ts):
+ * the same id as text, nothing guessed (the receiver confirms the candidate with the service under that id
+ * before anyone is told). A number past 2^53 is left as it came (its digits were not read exactly), and so
+ * is a negative or fractional one, or -0: none is an id, and each is named where it is required.
  */
 export function withIdsAsText(body: Record<string, unknown>): Record<string, unknown> {
   let read: Record<string, unknown> | undefined;
   for (const field of ID_FIELDS) {
     const value = Object.hasOwn(body, field) ? body[field] : undefined;
-    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) continue;
+    const id = typeof value === 'number' ? idOfNumber(value) : undefined;
+    if (id === undefined) continue;
     read ??= { ...body };
-    read[field] = String(value);
+    read[field] = id;
   }
   return read ?? body;
 }
