@@ -56,6 +56,24 @@ describe('the header Menu', () => {
     await waitFor(() => expect(menu).toHaveAttribute('aria-expanded', 'false'));
   });
 
+  it("the phone's Menu, before the page links, opens with focus on its first item: Tab goes on through the toggles, the Menu open", async () => {
+    stubApi();
+    renderWithProviders('/');
+    const user = userEvent.setup();
+    await rowMenu();
+    // The phone's Menu stands before the page links; what it opens comes after them (UX review: Tab went to Applicants and closed it).
+    const phoneMenu = screen.getAllByRole('button', { name: 'Menu' }).find((button) => !button.closest('#header-menu'))!;
+    phoneMenu.focus();
+    await user.keyboard('{Enter}');
+    expect(phoneMenu).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByRole('button', { name: /^Notifications/ })).toHaveFocus();
+    await user.tab();
+    expect(screen.getByRole('button', { name: 'UTC times' })).toHaveFocus();
+    await user.tab();
+    expect(screen.getByRole('button', { name: 'Privacy mask' })).toHaveFocus();
+    expect(phoneMenu).toHaveAttribute('aria-expanded', 'true');
+  });
+
   it('keeps the privacy mask in sight while closed: "Masked" on Menu once it is on, gone once it is off, its name still Menu', async () => {
     stubApi();
     renderWithProviders('/');

@@ -1,4 +1,4 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { ApiMeta, SessionInfo } from '../../src/kyc/contract/api.ts';
@@ -99,6 +99,25 @@ describe('the reviewer loop', { timeout: 20_000 }, () => {
     expect(screen.queryByTestId('queue-edge')).toBeNull();
     await userEvent.setup().keyboard('k');
     await waitFor(() => expect(screen.getByTestId('queue-edge')).toHaveTextContent('First candidate in this tab'));
+    expect(router.state.location.pathname).toBe(pageOf(first));
+  });
+
+  it("j and k put focus on the new candidate's heading as the first open does, also after a key or a click while it opened (UX review)", async () => {
+    stub([first, second, third].map((record) => asApplicant(record, 'inreview')));
+    const { router } = await openFromQueue('/applicants?status=inreview', 0);
+    await waitFor(() => expect(screen.getByRole('heading', { level: 1 })).toHaveFocus());
+    const user = userEvent.setup();
+    await user.keyboard('j');
+    await waitFor(() => expect(place()).toHaveTextContent('2 of 3 · In review'));
+    // While "Candidate 2 of 3 — opening…" (300 ms, then the lookup): an arrow key scrolling the page. Before, it
+    // ended the watch for the heading, and focus stayed on the document.
+    await user.keyboard('{ArrowDown}');
+    await waitFor(() => expect(screen.getByRole('heading', { level: 1 })).toHaveFocus());
+    expect(router.state.location.pathname).toBe(pageOf(second));
+    await user.keyboard('k');
+    await waitFor(() => expect(place()).toHaveTextContent('1 of 3 · In review'));
+    fireEvent.pointerDown(document.body);
+    await waitFor(() => expect(screen.getByRole('heading', { level: 1 })).toHaveFocus());
     expect(router.state.location.pathname).toBe(pageOf(first));
   });
 

@@ -11,6 +11,7 @@ import { type ListPlace, type ListStep, rememberStep } from '../recent/list-plac
 import { markVisited } from '../recent/visited.ts';
 import { QUEUE_KEYS } from '../routes.ts';
 import { buttonClass } from '../ui/button.tsx';
+import { askForHeading } from '../ui/focus-heading.ts';
 import { usePageKeys } from '../ui/page-keys.ts';
 import { useFlash } from '../ui/use-flash.ts';
 import { candidateIdsOf, type ShownIds } from './dashboard-place.ts';
@@ -101,9 +102,15 @@ export function ReviewBar({ kind, id, info, ids, place, notFound = false, dashbo
   );
 }
 
-const go = (step: ListStep) => {
+/** A step to a neighbour, by its link or its key: looked up once stayed on, its row remembered, its heading focused. */
+const takeStep = (step: ListStep) => {
   noteStep();
   rememberStep(step);
+  askForHeading(step.href);
+};
+
+const go = (step: ListStep) => {
+  takeStep(step);
   navigate(step.href, { replace: true, state: step.state });
 };
 
@@ -181,10 +188,7 @@ function ListNav({ place }: { place: ListPlace }) {
         to={to.href}
         state={to.state}
         replace
-        onNavigate={() => {
-          noteStep();
-          rememberStep(to);
-        }}
+        onNavigate={() => takeStep(to)}
         className={buttonClass({ variant: 'secondary' })}
         rel={rel}
         aria-keyshortcuts={key}

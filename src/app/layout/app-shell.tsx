@@ -1,6 +1,5 @@
 import { type UseQueryResult, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, Suspense, useEffect } from 'react';
-import { flushSync } from 'react-dom';
 import { Link, navigate, ScrollToTopOnOpen, useLocation } from '../navigation.tsx';
 import type { ApiMeta, SessionInfo } from '../../kyc/contract/api.ts';
 import { ApiError } from '../api/api-error.ts';
@@ -10,7 +9,6 @@ import { LookupForm } from '../lookup/lookup-form.tsx';
 import { useFocusRescue } from './focus-rescue.ts';
 import {
   foldOf,
-  type HeaderPanel,
   MENU_PANEL,
   MenuSummary,
   PanelButton,
@@ -18,6 +16,7 @@ import {
   toggleClass,
   useHeaderPanel,
   useMenuDismiss,
+  usePanelOpeners,
 } from './header-panels.tsx';
 import { KeyboardHelp } from './keyboard-help-key.tsx';
 import { metaQueries } from '../meta/meta-query.ts';
@@ -143,15 +142,9 @@ function AppHeader({
   const current = route?.id !== undefined ? { kind: route.kind, id: route.id } : undefined;
   const [panel, setPanel] = useHeaderPanel(path);
   const searchable = signedIn && path !== '/';
-  const toggle = (which: Exclude<HeaderPanel, undefined>) => setPanel(panel === which ? undefined : which);
   useMenuDismiss(panel === 'menu', setPanel);
   const fold = foldOf((meta?.environments.length ?? 0) > 1);
-  // The search panel opens with focus in its box, as "/" does: the button is pressed to type an id.
-  const openSearch = (open: boolean) => {
-    if (open) return setPanel(undefined);
-    flushSync(() => setPanel('search'));
-    document.getElementById(SEARCH_PANEL)?.querySelector<HTMLInputElement>('input[name="id"]')?.focus();
-  };
+  const opener = usePanelOpeners(panel, setPanel);
   return (
     <header
       data-environment-tone={meta ? toneOf(meta.environment) : undefined}
@@ -172,11 +165,12 @@ function AppHeader({
         {session && (
           <div className="ml-auto flex items-center gap-2 sm:hidden">
             {searchable && (
-              <PanelButton open={panel === 'search'} controls={SEARCH_PANEL} onClick={() => openSearch(panel === 'search')}>
+              <PanelButton open={panel === 'search'} controls={SEARCH_PANEL} onClick={opener.openSearch}>
                 Search
               </PanelButton>
             )}
-            <PanelButton open={panel === 'menu'} controls={MENU_PANEL} onClick={() => toggle('menu')}>
+            {/* Before the page links, what it opens after them: it opens with focus on its first item (header-panels.tsx). */}
+            <PanelButton open={panel === 'menu'} controls={MENU_PANEL} onClick={opener.openMenuInto}>
               Menu
               <MenuSummary />
             </PanelButton>
@@ -214,7 +208,7 @@ function AppHeader({
           {/* Before what it opens, so that Tab from Menu goes on into it. */}
           {session && (
             <span className={fold.menu}>
-              <PanelButton open={panel === 'menu'} controls={MENU_PANEL} onClick={() => toggle('menu')}>
+              <PanelButton open={panel === 'menu'} controls={MENU_PANEL} onClick={opener.toggleMenu}>
                 Menu
                 <MenuSummary />
               </PanelButton>

@@ -52,6 +52,35 @@ export function useHeaderPanel(path: string): [HeaderPanel, (panel: HeaderPanel)
   return [panel, setPanel];
 }
 
+/**
+ * How the header's panels open. Search opens with focus in its box, as "/" does: the button is pressed to
+ * type an id. The phone's Menu stands before the page links, and what it opens after them (the row's Menu,
+ * from sm, is inside it): opened from there, focus goes to its first item, so that Tab goes on through the
+ * items and out of the last (UX review: at 390 px Tab from Menu went to Applicants, and the Menu closed
+ * with its toggles never reached). The row's Menu keeps focus: its items follow it in the Tab order.
+ */
+export function usePanelOpeners(panel: HeaderPanel, setPanel: (panel: HeaderPanel) => void) {
+  const openInto = (which: Exclude<HeaderPanel, undefined>, first: () => HTMLElement | null | undefined) => {
+    if (panel === which) return setPanel(undefined);
+    flushSync(() => setPanel(which));
+    first()?.focus();
+  };
+  return {
+    toggleMenu: () => setPanel(panel === 'menu' ? undefined : 'menu'),
+    openMenuInto: () => openInto('menu', firstMenuItem),
+    openSearch: () => openInto('search', () => document.getElementById(SEARCH_PANEL)?.querySelector<HTMLInputElement>('input[name="id"]')),
+  };
+}
+
+/** The open Menu's first item on screen (not the row's Menu inside it, hidden on a phone); without a layout (jsdom), its first. */
+function firstMenuItem(): HTMLElement | undefined {
+  const panel = document.getElementById(MENU_PANEL);
+  const items = [...(panel?.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea') ?? [])].filter(
+    (item) => item.getAttribute('aria-controls') !== MENU_PANEL && !item.matches(':disabled'),
+  );
+  return items.find((item) => item.getClientRects().length > 0) ?? items[0];
+}
+
 export function PanelButton({
   open,
   controls,
