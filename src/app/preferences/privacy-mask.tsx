@@ -11,6 +11,8 @@ export const MASK_SHORTCUT = 'Alt+Shift+M';
 interface MaskState {
   masked: boolean;
   setMasked: (masked: boolean) => void;
+  /** Masked only because the server's default is not known yet (nor chosen here): it may turn off by itself once it is. */
+  pending?: boolean;
 }
 
 const MaskContext = createContext<MaskState>({ masked: false, setMasked: () => {} });
@@ -32,7 +34,8 @@ export function PrivacyMaskProvider({ defaultOn, children }: { defaultOn: boolea
     return () => document.removeEventListener('keydown', onKey);
   }, [masked]);
 
-  const value = useMemo(() => ({ masked, setMasked }), [masked, setMasked]);
+  const pending = choice === undefined && defaultOn === undefined;
+  const value = useMemo(() => ({ masked, setMasked, pending }), [masked, setMasked, pending]);
   return <MaskContext value={value}>{children}</MaskContext>;
 }
 
@@ -40,17 +43,29 @@ export function usePrivacyMask(): MaskState {
   return useContext(MaskContext);
 }
 
+/**
+ * The header's toggle. While the server's default is not known (a slow first answer), the page is masked
+ * to be safe, and the toggle says so as a state of its own, dimmed and busy ("masked until this server's
+ * setting is known"), rather than pressed: a pressed toggle that let go by itself once the page loaded read
+ * as the mask turning off on its own (UX review). It can be pressed all the same.
+ */
 export function PrivacyMaskToggle({ className = '' }: { className?: string }) {
-  const { masked, setMasked } = usePrivacyMask();
+  const { masked, setMasked, pending } = usePrivacyMask();
+  const state = pending
+    ? "Masked until this server's setting is known."
+    : masked
+      ? 'Pictures and contact details are masked.'
+      : 'Mask pictures and contact details before sharing your screen.';
   return (
     <button
       type="button"
       aria-pressed={masked}
+      aria-busy={pending || undefined}
       aria-label="Privacy mask"
       aria-keyshortcuts={MASK_SHORTCUT}
       onClick={() => setMasked(!masked)}
-      title={`${masked ? 'Pictures and contact details are masked.' : 'Mask pictures and contact details before sharing your screen.'} Shortcut: ${MASK_SHORTCUT}.`}
-      className={className}
+      title={`${state} Shortcut: ${MASK_SHORTCUT}.`}
+      className={`${className}${pending ? ' opacity-60' : ''}`}
     >
       {/* Below 2xl the header's one row needs the room: it says "Mask", and its name the whole. */}
       <span aria-hidden="true">{masked ? '◉' : '○'}</span> <span className="max-2xl:hidden">Privacy mask</span>
