@@ -55,6 +55,7 @@ export function QueueTabs({
   const buttons = useRef<Array<HTMLButtonElement | null>>([]);
   // Again once the counts (and the tabs' widths) come.
   const list = useSelectedInView(tabKey(active), Object.values(counts).join());
+  useEdgeFade(list);
   // The one tab in the page's Tab order: the one the arrows last moved to, else the selected one; so
   // that Tab from a tab reached with the arrows goes on into the panel, not to the selected tab after it.
   const [roving, setRoving] = useState<string>();
@@ -80,7 +81,13 @@ export function QueueTabs({
       aria-label="Candidates by status"
       ref={list}
       // On a phone, one line that scrolls sideways on its own (eight tabs took four lines, 185 px above the rows).
-      className="flex gap-1 border-b border-slate-200 [scrollbar-width:thin] max-sm:overflow-x-auto sm:flex-wrap"
+      // Its edge fades where more tabs lie past it (useEdgeFade): a tab cut mid-word ("⚠ 1 over S") said nothing of the five after it.
+      className={cn(
+        'flex gap-1 border-b border-slate-200 [scrollbar-width:thin] max-sm:overflow-x-auto sm:flex-wrap',
+        'data-[more=right]:[mask-image:linear-gradient(to_right,#000_calc(100%-2.5rem),transparent)]',
+        'data-[more=left]:[mask-image:linear-gradient(to_left,#000_calc(100%-2.5rem),transparent)]',
+        'data-[more=both]:[mask-image:linear-gradient(to_right,transparent,#000_2.5rem,#000_calc(100%-2.5rem),transparent)]',
+      )}
       onKeyDown={onKeyDown}
       // Focus coming back into the list lands on the selected tab again.
       onBlur={(event: FocusEvent<HTMLDivElement>) => {
@@ -141,6 +148,39 @@ function useSelectedInView(selected: string, widths: string) {
     left.current = { selected, at: line.scrollLeft };
   }, [selected, widths]);
   return list;
+}
+
+/** Which sides of a line that scrolls sideways hold more than it shows; undefined when it shows all. */
+export function moreOf(line: Pick<HTMLElement, 'scrollLeft' | 'scrollWidth' | 'clientWidth'>): 'left' | 'right' | 'both' | undefined {
+  const left = line.scrollLeft > 1;
+  const right = line.scrollLeft + line.clientWidth < line.scrollWidth - 1;
+  return left && right ? 'both' : left ? 'left' : right ? 'right' : undefined;
+}
+
+/**
+ * The line's `data-more` (moreOf), kept as it scrolls and as its size or its tabs' widths change, so that
+ * its edge fades where more tabs lie (UX review: on a phone the strip ended mid-word, and nothing said that
+ * Review requested, Approved, Rejected, Blocked and Incomplete were past it).
+ */
+function useEdgeFade(list: { current: HTMLDivElement | null }) {
+  useEffect(() => {
+    const line = list.current;
+    if (!line) return;
+    const mark = () => {
+      const more = moreOf(line);
+      if (more) line.dataset.more = more;
+      else delete line.dataset.more;
+    };
+    mark();
+    line.addEventListener('scroll', mark, { passive: true });
+    const resized = typeof ResizeObserver === 'undefined' ? undefined : new ResizeObserver(mark);
+    resized?.observe(line);
+    for (const tab of line.children) resized?.observe(tab);
+    return () => {
+      line.removeEventListener('scroll', mark);
+      resized?.disconnect();
+    };
+  }, [list]);
 }
 
 /**
