@@ -7,10 +7,9 @@ import { candidateEnvelopeSchema } from '../../src/kyc/contract/schema.ts';
 import { AnswerScan } from '../../src/server/answer/answer-scan.ts';
 import { AskedIdWatch } from '../../src/server/answer/asked-id-watch.ts';
 import { watchRecord } from '../../src/server/answer/record-triage.ts';
-import { createAccessControl } from '../../src/server/auth/access.ts';
-import { startFakeUpstream } from './fake-upstream.ts';
-import { ndjson, requestWithBody, startTestApp, type TestApp } from './http.ts';
+import { ndjson, requestWithBody, type TestApp } from './http.ts';
 import { getBytes } from './parts.ts';
+import { startOneAnswerApp } from './one-answer-app.ts';
 
 /**
  * A record whose refId (or recordId) the service sends as a JSON number (`"refId": 12345`) is read with
@@ -26,26 +25,14 @@ const recordWith = (rawId: string, kind: 'refId' | 'recordId' = 'refId') =>
 /** 1×1 PNG: a picture makes the compliance answer one in parts. */
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
-let body = recordWith('12345');
+const answer = { body: recordWith('12345') };
 let app: TestApp;
-let closeUpstream: () => Promise<void>;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  const upstream = await startFakeUpstream();
-  upstream.behave = (_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-    res.end(body);
-  };
-  closeUpstream = upstream.close;
-  app = await startTestApp({
-    upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k', statusApiKey: 's' },
-    access: createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1/32'] }),
-  });
+  ({ app, close } = await startOneAnswerApp(answer));
 });
-afterAll(async () => {
-  await app.close();
-  await closeUpstream();
-});
+afterAll(() => close());
 
 const COMPLIANCE = { 'x-user': 'ana', 'x-role': 'compliance', accept: 'application/json' };
 const SUPPORT = { 'x-user': 'sam', 'x-role': 'support', accept: 'application/json' };
@@ -55,7 +42,7 @@ const pageRecord = (text: string) => candidateEnvelopeSchema.parse(JSON.parse(te
 
 describe('a record whose id is a JSON number (real HTTP, fake upstream)', () => {
   it("a compliance user's lookup passes it on, and the page reads refId 12345 as its digits, said sent as a number", async () => {
-    body = recordWith('12345');
+    answer.body = recordWith('12345');
     const res = await getBytes(app.port, '/api/candidates/refId/12345', COMPLIANCE);
     expect(res.status).toBe(200);
     const record = pageRecord(res.body.toString());
@@ -66,7 +53,7 @@ describe('a record whose id is a JSON number (real HTTP, fake upstream)', () => 
 
   it("a support user's status lookup reduces it (no 502 not_a_record), the id written back as the number sent", async () => {
     for (const path of ['/api/status/refId/12345', '/api/candidates/refId/12345']) {
-      body = recordWith('12345');
+      answer.body = recordWith('12345');
       const res = await getBytes(app.port, path, SUPPORT);
       expect(res.status, path).toBe(200);
       const text = res.body.toString();
@@ -79,7 +66,7 @@ describe('a record whose id is a JSON number (real HTTP, fake upstream)', () => 
   });
 
   it('a recordId sent as a number is read the same way', async () => {
-    body = recordWith('424242', 'recordId');
+    answer.body = recordWith('424242', 'recordId');
     const full = await getBytes(app.port, '/api/candidates/recordId/424242', COMPLIANCE);
     expect(full.status).toBe(200);
     expect(pageRecord(full.body.toString()).recordId).toBe('424242');
@@ -89,7 +76,7 @@ describe('a record whose id is a JSON number (real HTTP, fake upstream)', () => 
   });
 
   it('asked 12345, answered 12346: refused as another candidate at every level, nothing of the record sent', async () => {
-    body = recordWith('12346');
+    answer.body = recordWith('12346');
     for (const [path, headers] of [
       ['/api/candidates/refId/12345', COMPLIANCE],
       ['/api/status/refId/12345', SUPPORT],
@@ -102,7 +89,7 @@ describe('a record whose id is a JSON number (real HTTP, fake upstream)', () => 
   });
 
   it("a batch's row of 12345 answered with refId 12345 is read", async () => {
-    body = recordWith('12345');
+    answer.body = recordWith('12345');
     const res = await requestWithBody(app.port, '/api/batch', JSON.stringify({ kind: 'refId', ids: ['12345'] }), {
       headers: { 'x-user': 'sam', 'x-role': 'support' },
     });
@@ -111,7 +98,7 @@ describe('a record whose id is a JSON number (real HTTP, fake upstream)', () => 
   });
 
   it('in parts (a picture in the record): passed on too', async () => {
-    body = `{"status":"success","data":{"status":"approved","refId":12345,"identities":{"selfie":{"type":"base64","value":"${PNG}"}}}}`;
+    answer.body = `{"status":"success","data":{"status":"approved","refId":12345,"identities":{"selfie":{"type":"base64","value":"${PNG}"}}}}`;
     const res = await getBytes(app.port, '/api/candidates/refId/12345', { 'x-user': 'ana', 'x-role': 'compliance' });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^multipart\/mixed/);
@@ -119,7 +106,7 @@ describe('a record whose id is a JSON number (real HTTP, fake upstream)', () => 
 
   it('a number that is no whole number in plain digits stays unreadable: the status level names the record not readable', async () => {
     for (const raw of ['12345.0', '1.2345e4', '-12345', '12345678901234567890']) {
-      body = recordWith(raw);
+      answer.body = recordWith(raw);
       const res = await getBytes(app.port, `/api/status/refId/${encodeURIComponent(raw)}`, SUPPORT);
       expect(res.status, raw).toBe(502);
       expect(JSON.parse(res.body.toString()).error.code, raw).toBe('not_a_record');

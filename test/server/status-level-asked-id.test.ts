@@ -1,9 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccessControl } from '../../src/server/auth/access.ts';
-import { startFakeUpstream } from './fake-upstream.ts';
 import { getBytes } from './parts.ts';
-import { ndjson, requestWithBody, startTestApp } from './http.ts';
+import { startOneAnswerApp } from './one-answer-app.ts';
+import { ndjson, requestWithBody, type TestApp } from './http.ts';
 
 /**
  * The status level (a support user's lookup, a batch's row) refuses a record whose id of the kind asked is
@@ -13,26 +12,14 @@ import { ndjson, requestWithBody, startTestApp } from './http.ts';
  */
 
 const REASON = 'documents of someone else';
-let body = '';
-let app: Awaited<ReturnType<typeof startTestApp>>;
-let closeUpstream: () => Promise<void>;
+const answer = { body: '' };
+let app: TestApp;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  const upstream = await startFakeUpstream();
-  upstream.behave = (_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-    res.end(body);
-  };
-  closeUpstream = upstream.close;
-  app = await startTestApp({
-    upstream: { baseUrl: upstream.url, clientId: 'c', apiKey: 'k', statusApiKey: 's' },
-    access: createAccessControl({ mode: 'proxy', userHeader: 'x-user', roleHeader: 'x-role', trusted: ['127.0.0.1/32'] }),
-  });
+  ({ app, close } = await startOneAnswerApp(answer));
 });
-afterAll(async () => {
-  await app.close();
-  await closeUpstream();
-});
+afterAll(() => close());
 
 /** Another candidate's status-level record, its refId written as this JSON text (its recordId readable, so the record is). */
 const recordWith = (rawRefId: string) =>
@@ -41,13 +28,13 @@ const recordWith = (rawRefId: string) =>
 const SUPPORT = { 'x-user': 'sam', 'x-role': 'support', accept: 'application/json' };
 
 async function supportLookup(raw: string, asked: string) {
-  body = recordWith(raw);
+  answer.body = recordWith(raw);
   const res = await getBytes(app.port, `/api/candidates/refId/${encodeURIComponent(asked)}`, SUPPORT);
   return { status: res.status, text: res.body.toString() };
 }
 
 async function batchRow(raw: string, asked: string) {
-  body = recordWith(raw);
+  answer.body = recordWith(raw);
   const res = await requestWithBody(app.port, '/api/batch', JSON.stringify({ kind: 'refId', ids: [asked] }), {
     headers: { 'x-user': 'sam', 'x-role': 'support' },
   });
