@@ -228,7 +228,7 @@ describe('lookup states', () => {
       requests.length = 0;
       const { unmount } = renderWithProviders(`/candidates/refId/${encoded}`);
       const card = (await screen.findByRole('heading', { name: `No candidate with refId "${id}"` })).closest('[role="alert"]')!;
-      expect(card).toHaveTextContent('Check the id (it is no recordId either: those are 24 hexadecimal characters).');
+      expect(card).toHaveTextContent("Check the id (it isn't a recordId either: those are 24 hexadecimal characters).");
       expect(card).not.toHaveTextContent(/look it up as a recordId/);
       expect(screen.queryByRole('link', { name: /Try as/ })).not.toBeInTheDocument();
       expect(requests.filter((url) => url.startsWith('/api/candidates/'))).toEqual([`/api/candidates/refId/${encoded}`]);
@@ -243,7 +243,7 @@ describe('lookup states', () => {
     const screenOf = async () =>
       (await screen.findByRole('heading', { name: /^No candidate with/ })).closest<HTMLElement>('[role="alert"]')!;
     // Before: only "Check the id", while the batch's row for the same name said why it was not found.
-    expect(await screenOf()).toHaveTextContent(`Check the id (it is no recordId either: those are 24 hexadecimal characters). ${NAME}`);
+    expect(await screenOf()).toHaveTextContent(`Check the id (it isn't a recordId either: those are 24 hexadecimal characters). ${NAME}`);
     unmount();
     // An e-mail address looked up anyway (the search box asked first) is said to be one, by the same rule.
     const second = renderWithProviders('/candidates/refId/maria.souza%40example.com');

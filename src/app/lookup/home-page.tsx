@@ -40,8 +40,9 @@ export function HomePage() {
       <Card as="section" padding="lg">
         <h1 className="text-2xl font-semibold text-slate-900">Look up a candidate</h1>
         <p className="mt-1 mb-4 text-sm text-slate-600">
-          By <strong>refId</strong> (your own user id, what support agents usually have) or by <strong>recordId</strong> (the KYC record's
-          id). Press <kbd className="rounded border border-slate-300 px-1 font-mono text-xs">/</kbd> anywhere to come back to this box.
+          By <strong>refId</strong> (the id your company gave the customer, what support agents usually have) or by{' '}
+          <strong>recordId</strong> (the KYC record's id). Press{' '}
+          <kbd className="rounded border border-slate-300 px-1 font-mono text-xs">/</kbd> anywhere to come back to this box.
         </p>
         {draft && (
           <p role="status" className="mb-3 rounded-md border border-slate-300 bg-slate-50 px-3 py-2 text-sm text-slate-800">

@@ -61,9 +61,54 @@ const SHORT_DATE = /^(\d\d?)([-/.])(\d\d?)(?:\2\d\d)?\.?$/;
  * good: the search box and the batch ask first. A refId may be anything, so the rule stays narrow: a run of
  * letters, digits, `-` and `_` is never a phone number (customer numbers are digits), nor a name, and is a
  * date only as a whole date with a year of four digits (`1988-07-14`, `14.07.1988`); a date in words or a
- * name needs spaces, which no such run holds.
+ * name needs spaces, which no such run holds. Read as written, then without a sentence's marks around it
+ * and a remark in brackets after it (withoutSentence).
  */
 export function readsLikePersonalData(text: string): PersonalData | undefined {
+  const asWritten = readsLikeAsIs(text);
+  if (asWritten) return asWritten;
+  const bare = withoutSentence(text);
+  return bare !== text && bare !== '' ? readsLikeAsIs(bare) : undefined;
+}
+
+/**
+ * A sentence's marks before or after the text (`Maria Souza,`, `John Smith!`, `(john smith?)`, `“…”`)
+ * and a remark in brackets after it (`Maria Souza (customer)`, `[sic]`): what a name, an e-mail address,
+ * a date or a phone number copied from a sentence carries. Before, only a full stop after a name (which a
+ * name's own words may hold) was read past: `Maria Souza,` went to the service unasked, `Maria Souza.` was
+ * asked about. A mark inside the text stays, and a plain id without its marks is still a plain id.
+ */
+const SENTENCE_MARKS = new Set([...',;:!?.…"\'()[]{}<>#¿¡\u2013\u2014\u201c\u201d\u201e\u2018\u2019\u00ab\u00bb\u2039\u203a']);
+/** A remark in brackets at the end (the sentence's marks after it): read past only after something else. */
+const REMARK = /[([][^()[\]]*[)\]][\s,;:!?.…"')\]\u201d\u2019\u00bb]*$/u;
+/** The most remarks read past (`Maria Souza (customer) [VIP]`): a bound on the work for any text. */
+const REMARKS = 3;
+
+/** The text without the remarks in brackets after it and its sentence's marks around it. */
+function withoutSentence(text: string): string {
+  let rest = text;
+  for (let remark = 0; remark < REMARKS; remark += 1) {
+    const found = REMARK.exec(rest);
+    // Only after something else: `(Maria Souza)` is the name in brackets, not a remark after nothing.
+    const before = found ? withoutMarks(rest.slice(0, found.index)) : '';
+    if (before === '') break;
+    rest = before;
+  }
+  return withoutMarks(rest);
+}
+
+/** The text without the marks and spaces at its ends, read character by character (a pattern anchored at the end takes time as the square of a long run of them). */
+function withoutMarks(text: string): string {
+  const isMark = (char: string | undefined) => char !== undefined && (SENTENCE_MARKS.has(char) || /\s/u.test(char));
+  let start = 0;
+  let end = text.length;
+  while (start < end && isMark(text[start])) start += 1;
+  while (end > start && isMark(text[end - 1])) end -= 1;
+  return text.slice(start, end);
+}
+
+/** readsLikePersonalData of the text as it is written. */
+function readsLikeAsIs(text: string): PersonalData | undefined {
   if (NAME_LINE.test(text) || isNameInWords(text)) return "a person's name";
   if (EMAIL.test(text)) return 'an e-mail address';
   if (isDate(text) || isDateInWords(text)) return 'a date';
