@@ -106,7 +106,9 @@ export function IdentityCard({
           </span>{' '}
           <span className="text-xs text-amber-800">
             (shown as received: {reading && !reading.ok && reading.problem}
-            {reading?.dayFirst && `; day first (DD/MM/YYYY) it is ${formatDob(reading.dayFirst)}, age ${ageOn(reading.dayFirst, now)}`})
+            {reading?.dayFirst &&
+              `; day first (${dobRaw.includes('.') ? 'DD.MM.YYYY' : 'DD/MM/YYYY'}) it is ${formatDob(reading.dayFirst)}, age ${ageOn(reading.dayFirst, now)}`}
+            )
           </span>
         </>
       ),
