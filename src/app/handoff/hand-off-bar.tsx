@@ -48,6 +48,22 @@ export interface HandOffProps {
   dashboard?: ReactNode;
 }
 
+/** Copy summary's text, as the role may read it: decision fields for compliance users, support fields for support users. */
+function summaryOf(props: HandOffProps, zone: ZoneMode): string {
+  const { record, info, role } = props;
+  return candidateSummary({
+    record,
+    environment: environmentBadgeText(info),
+    role,
+    recordId: props.recordId,
+    decisionFields: readsFullRecord(role) ? props.decisionFields : [],
+    decisionStructured: readsFullRecord(role) ? props.decisionStructured : [],
+    supportFields: role === 'support' ? props.supportFields : [],
+    now: new Date(),
+    zone,
+  });
+}
+
 /** Carrying the answer into a ticket or a case file: summary, reply, print (the service's console: dashboard-link.tsx). */
 export function HandOffBar(props: HandOffProps) {
   const { record, kind, id, environment, info, role } = props;
@@ -85,19 +101,7 @@ export function HandOffBar(props: HandOffProps) {
           record={() => exported('summary')}
           buttonRef={buttons.summary}
           onRecorded={(refusal) => say(refusal && copyRefusal(refusal))}
-          text={() =>
-            candidateSummary({
-              record,
-              environment: environmentBadgeText(info),
-              role,
-              recordId: props.recordId,
-              decisionFields: readsFullRecord(role) ? props.decisionFields : [],
-              decisionStructured: readsFullRecord(role) ? props.decisionStructured : [],
-              supportFields: role === 'support' ? props.supportFields : [],
-              now: new Date(),
-              zone,
-            })
-          }
+          text={() => summaryOf(props, zone)}
         />
         {role === 'support' && (
           // Also for a status with no reply: a draft written for the status before stays within reach there.
