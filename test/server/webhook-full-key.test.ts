@@ -101,4 +101,32 @@ describe('webhook checks and the full key', () => {
     expect(hub.events).toEqual([]);
     expect(warnings().at(-1)).toMatch(/deletes identity data after extract/);
   });
+
+  it('/api/meta says the live updates are held, and why, until a lookup has shown the key keeps data (it said "live": true)', async () => {
+    await start({ archives: false });
+    const before = await meta();
+    expect(before).toMatchObject({ live: true, environment: { live: true } });
+    expect(before.liveHeld).toMatch(/once a lookup here has shown that the API key keeps identity data/);
+    expect(before.environment.liveHeld).toBe(before.liveHeld);
+    expect(before.environments[0].liveHeld).toBe(before.liveHeld);
+    expect((await app.get('/api/candidates/refId/ref-2', COMPLIANCE)).status).toBe(200);
+    // At once: this process's own lookup is not waited for behind the meta's cache (live-held.ts).
+    const after = await meta();
+    expect(after).toMatchObject({ live: true, environment: { live: true } });
+    expect(after).not.toHaveProperty('liveHeld');
+    expect(after.environment).not.toHaveProperty('liveHeld');
+  });
+
+  it('/api/meta says they are held while the key is found to archive after extract, accepted or not', async () => {
+    await start({ archives: true, accept: true });
+    expect((await app.get('/api/candidates/refId/ref-2', COMPLIANCE)).status).toBe(200);
+    await expect.poll(async () => (await meta()).liveHeld).toMatch(/deletes identity data after extract/);
+  });
 });
+
+/** What /api/meta answers a compliance user. */
+async function meta() {
+  const res = await app.get('/api/meta', COMPLIANCE);
+  expect(res.status).toBe(200);
+  return JSON.parse(res.body);
+}

@@ -87,6 +87,15 @@ const heldForAWait: ScreenOf = (error, { actions, waitId }) => ({
 /** The service away or slow: the title says that much, so the body says whose it is and what to do. */
 const serviceAway: ScreenOf = ({ message }, { actions }) => ({ body: `${message} ${SERVICE_AWAY_NEXT}`, action: actions.retry });
 const plain: ScreenOf = ({ message }) => ({ body: message });
+/**
+ * An answer of the service's that is no record (`not_a_record`: encrypted, a list, a web page, another
+ * shape): asked again, the service gives the same one until it or this server's settings change, so no
+ * Try again is offered (it was, and gave the same answer). The message names what an administrator must
+ * check; New lookup stays.
+ */
+const notARecord: ScreenOf = ({ message }) => ({
+  body: `${message} Trying again will not change this while the KYC service answers so: an administrator must act on it, with the words above. Nothing is wrong with the id you entered.`,
+});
 /** The server's settings for the service are wrong: no id would do. */
 const notTheId: ScreenOf = ({ message }) => ({
   body: `${message} Nothing is wrong with the id you entered; tell whoever runs Candidate Lookup.`,
@@ -133,7 +142,7 @@ const SCREENS: Partial<Record<ErrorCode, ScreenOf>> = {
   response_too_large: plain,
   // What answered may have been a gateway's page or a service between deploys: worth one more try.
   not_json: retryable,
-  not_a_record: retryable,
+  not_a_record: notARecord,
   other_candidate: (error, { kind, id, actions }) => otherCandidateScreen(error, kind, id, actions.retry),
   malformed: ({ message, detail }, { actions }) => ({ body: <WhatWasWrong message={message} detail={detail} />, action: actions.retry }),
   archiving_key: plain,

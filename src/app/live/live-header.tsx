@@ -8,33 +8,57 @@ import { type LiveState, useLiveNotifications, useLiveState } from './live-strea
 /** The list is fetched the first time the menu opens: it is not part of the first load (bundle-size.test.ts). */
 const NotificationsPanel = lazyNamed(() => import('./notifications-panel.tsx'), 'NotificationsPanel');
 
-const INDICATOR: Record<LiveState, { text: string; dot: string }> = {
+/** What the indicator shows: the stream's state, or `held`, the stream open but the environment's deliveries not checked for now. */
+type Shown = LiveState | 'held';
+
+const INDICATOR: Record<Shown, { text: string; dot: string }> = {
   on: { text: 'Live', dot: 'bg-emerald-600' },
+  held: { text: 'Live held', dot: 'bg-amber-500' },
   connecting: { text: 'Connecting…', dot: 'bg-slate-400' },
   reconnecting: { text: 'Reconnecting…', dot: 'bg-amber-500' },
   off: { text: 'Live updates off', dot: 'border border-slate-500 bg-white' },
 };
 
-/** The state shown for an environment: off when it has no live updates, else the stream's. */
-export function liveStateFor(info: EnvironmentInfo | undefined, state: LiveState): LiveState {
-  return info?.live === false ? 'off' : state;
+/**
+ * The state shown for an environment: off when it has no live updates; held when its stream is open but
+ * the server does not check its webhook deliveries for now (`liveHeld`: no page would be told of one, so
+ * "Live" in green promised updates that were not coming); else the stream's.
+ */
+export function liveStateFor(info: EnvironmentInfo | undefined, state: LiveState): Shown {
+  if (info?.live === false) return 'off';
+  return state === 'on' && info?.liveHeld ? 'held' : state;
 }
 
+/** Before the server's reason for held live updates, in the indicator's description and tooltip. */
+const HELD_LEAD =
+  "Live updates are held: this server receives the KYC service's changes but does not check them with the service for now, so no page is told of them. Why:";
+
 /**
- * "Live", "Reconnecting…" or "Live updates off": in words (the dot only repeats them), on one line. The
- * longer words take their room from the header's search box (its basis, app-shell.tsx), not a second row.
+ * "Live", "Live held", "Reconnecting…" or "Live updates off": in words (the dot only repeats them), on one
+ * line. The longer words take their room from the header's search box (its basis, app-shell.tsx), not a
+ * second row. Held, it is described by the server's reason (and shows it on hover).
  */
 export function LiveIndicator({ info }: { info: EnvironmentInfo | undefined }) {
-  const shown = INDICATOR[liveStateFor(info, useLiveState())];
+  const state = liveStateFor(info, useLiveState());
+  const shown = INDICATOR[state];
+  const reasonId = useId();
+  const reason = state === 'held' ? `${HELD_LEAD} ${info?.liveHeld}` : undefined;
   return (
     <span
       role="status"
       aria-label={shown.text}
+      aria-describedby={reason ? reasonId : undefined}
+      title={reason}
       data-testid="live-indicator"
       className="inline-flex items-center gap-1.5 text-sm whitespace-nowrap text-slate-700"
     >
       <span aria-hidden="true" className={cn('size-2 rounded-full', shown.dot)} />
       {shown.text}
+      {reason && (
+        <span id={reasonId} hidden>
+          {reason}
+        </span>
+      )}
     </span>
   );
 }

@@ -115,6 +115,12 @@ export const environmentInfoSchema = z.object({
   dashboardUrl: z.optional(z.string()),
   /** The environment has a webhook receiver, so its pages update live (false: "live updates off"). */
   live: z.optional(z.boolean()),
+  /**
+   * Live, but its webhook deliveries are not checked for now, so no page is told of them ("Live held"): why,
+   * in the words the applicants list's tab gives it (without a status-level key: until a lookup has shown
+   * the full key keeps identity data, never while it is found to archive after extract).
+   */
+  liveHeld: z.optional(z.string()),
 });
 export type EnvironmentInfo = z.infer<typeof environmentInfoSchema>;
 export type EnvironmentTone = (typeof ENVIRONMENT_TONES)[number];
@@ -158,6 +164,8 @@ export const apiMetaSchema = z.object({
   privacyMaskDefault: z.optional(z.boolean()),
   /** This environment has a webhook secret, so the service's webhooks update its pages (issue 22); false: "live updates off". */
   live: z.boolean(),
+  /** The environment's `liveHeld`, beside `live`: its live updates are held, and why. */
+  liveHeld: z.optional(z.string()),
 });
 export type ApiMeta = z.infer<typeof apiMetaSchema>;
 

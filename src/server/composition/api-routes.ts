@@ -20,7 +20,9 @@ import { type BatchDeps, batchRoute } from '../lookup/batch.ts';
 import { exportRoute } from '../lookup/export-route.ts';
 import { lookup } from '../lookup/lookup.ts';
 import { readId } from '../lookup/lookup-steps.ts';
-import type { ApiEnvironment, ServedEnvironment } from '../lookup/served-environment.ts';
+import type { ServedEnvironment } from '../lookup/served-environment.ts';
+import { liveHeldOf } from '../live/live-held.ts';
+import { type Logger, requestLog } from '../log/log.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import { type ActivityDeps, activityRoute } from '../trail/audit-routes.ts';
 
@@ -63,7 +65,11 @@ export function environmentTable(settings: Pick<RouteSettings, 'batch' | 'replyT
       pattern: ENVIRONMENT_ROUTES.meta,
       method: 'GET',
       handle: async (current, call, served) =>
-        sendJson(call.res, 200, JSON.stringify(await metaFor(served, current, call.identity, settings.replyTemplates, settings.display))),
+        sendJson(
+          call.res,
+          200,
+          JSON.stringify(await metaFor(served, current, call.identity, settings.replyTemplates, settings.display, requestLog(call.res))),
+        ),
     },
     ...LOOKUP_KINDS.flatMap((kind) => [lookupRoute(kind, false), lookupRoute(kind, true)]),
     {
@@ -155,17 +161,21 @@ export async function metaFor(
   current: ServedEnvironment,
   identity: Identity,
   replyTemplates: Record<string, ReplyTemplate>,
-  display?: Pick<ApiMeta, 'summaryFields' | 'privacyMaskDefault'>,
+  display: Pick<ApiMeta, 'summaryFields' | 'privacyMaskDefault'> | undefined,
+  log: Logger,
 ): Promise<ApiMeta> {
   const allowed = mayUse(identity, current.environment.info.name);
   const { info, samples } = current.environment;
   const archivingKey = allowed ? await current.deps.archiving.state() : undefined;
+  // Each environment this user may use, with whether its live updates are held (live-held.ts), read once.
+  const usable = await Promise.all(served.filter((s) => mayUse(identity, s.environment.info.name)).map((s) => withLive(s, log)));
+  const environment = usable.find((e) => e.name === info.name);
   return {
     upstream: info.upstream,
     ...(allowed && samples ? { samples: identity.role === 'support' ? samples.map(withoutName) : samples } : {}),
-    environment: allowed ? withLive(current.environment) : { name: info.name, label: info.name, upstream: info.upstream, live: false },
+    environment: allowed && environment ? environment : { name: info.name, label: info.name, upstream: info.upstream, live: false },
     allowed,
-    environments: served.filter((s) => mayUse(identity, s.environment.info.name)).map((s) => withLive(s.environment)),
+    environments: usable,
     replyTemplates: current.environment.replyTemplates ?? replyTemplates,
     ...(archivingKey
       ? { archivingKey: { ...archivingKey, ...(current.deps.hasStatusKey ? {} : { supportUsesFullKey: true as const }) } }
@@ -174,12 +184,17 @@ export async function metaFor(
     ...(current.environment.summaryFields ? { summaryFields: current.environment.summaryFields } : {}),
     ...(allowed && current.environment.supportFields ? { supportFields: [...current.environment.supportFields] } : {}),
     live: allowed && Boolean(current.environment.webhookSecret),
+    ...(environment?.liveHeld === undefined ? {} : { liveHeld: environment.liveHeld }),
   };
 }
 
-/** An environment as the browser knows it, with whether its pages update live (it has a webhook receiver). */
-function withLive(environment: ApiEnvironment): EnvironmentInfo {
-  return { ...environment.info, live: Boolean(environment.webhookSecret) };
+/**
+ * An environment as the browser knows it, with whether its pages update live (it has a webhook receiver),
+ * and, when they would but deliveries are not checked for now, why (`liveHeld`).
+ */
+async function withLive(served: ServedEnvironment, log: Logger): Promise<EnvironmentInfo> {
+  const liveHeld = await liveHeldOf(served, log);
+  return { ...served.environment.info, live: Boolean(served.environment.webhookSecret), ...(liveHeld === undefined ? {} : { liveHeld }) };
 }
 
 /** Support users see status level only, so not a sample candidate's name either. */

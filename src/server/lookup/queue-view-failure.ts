@@ -1,6 +1,6 @@
 import { ApiFailure } from '../http/api-failure.ts';
 import { secondsLeft } from '../http/wait-left.ts';
-import { stillWaiting } from '../upstream/service-wait.ts';
+import { stillWaiting, withoutWhen } from '../upstream/service-wait.ts';
 import type { QueueIndexState } from '../../kyc/contract/applicants.ts';
 import type { TabCrawl } from './queue-crawl-state.ts';
 
@@ -51,6 +51,6 @@ export function errorState(error: NonNullable<TabCrawl['error']>, now: number): 
   const { retryAfterSeconds } = error;
   if (retryAfterSeconds === undefined) return { message: error.message, ...marks };
   if (secondsLeft({ seconds: retryAfterSeconds, at: error.at }, now) === 0) return { message: waitOver(error).message, ...marks };
-  const message = error.code === 'upstream_rate_limited' ? error.message.replace(/ Try again in \d+ s\.$/, '') : error.message;
+  const message = error.code === 'upstream_rate_limited' ? withoutWhen(error.message) : error.message;
   return { message, ...marks, ...(withheld ? {} : { until: new Date(error.at + retryAfterSeconds * 1000).toISOString() }) };
 }

@@ -2,7 +2,7 @@ import type http from 'node:http';
 import type { KeySearch } from '../answer/key-watch.ts';
 import { type ErrorBody, errorBodyValue } from './error-body.ts';
 import { type NotFoundMeaning, notFoundMeaning } from './not-found.ts';
-import { serviceWaitOf } from './service-wait.ts';
+import { askedWaitOf, serviceWaitOf } from './service-wait.ts';
 
 /**
  * The service's own reason in an error answer, for the page. Its error envelope is
@@ -82,6 +82,8 @@ export function quoted(message: ServiceMessage | undefined): string {
 /** What an error answer said beyond its status: the wait it asked for (serviceWaitSeconds), what a 404 means (not-found.ts), its message. */
 export interface ServiceSaid {
   waitSeconds?: number | undefined;
+  /** The wait as the service asked for it, before the cap (askedWaitOf): its words say when it asked for longer. */
+  askedSeconds?: number | undefined;
   notFound?: NotFoundMeaning | undefined;
   message?: ServiceMessage | undefined;
 }
@@ -91,6 +93,7 @@ export function saidIn(upstreamRes: http.IncomingMessage, status: number, body: 
   const value = errorBodyValue(body);
   return {
     waitSeconds: serviceWaitOf(upstreamRes.headers['retry-after'], value),
+    askedSeconds: askedWaitOf(upstreamRes.headers['retry-after'], value),
     message: serviceMessageIn(body, keys),
     ...(status === 404 ? { notFound: notFoundMeaning(upstreamRes.headers, value) } : {}),
   };
@@ -109,6 +112,7 @@ export function saidInEnvelope(
 ): ServiceSaid {
   return {
     waitSeconds: serviceWaitOf(headers['retry-after'], value),
+    askedSeconds: askedWaitOf(headers['retry-after'], value),
     message: serviceMessage(value, keys) ?? (cut ? { tooLong: true } : undefined),
     ...(status === 404 ? { notFound: notFoundMeaning(headers, value) } : {}),
   };

@@ -1,4 +1,4 @@
-import { parseRetryAfter, secondsOfDigits } from '../../kyc/contract/retry-after.ts';
+import { MAX_RETRY_AFTER_SECONDS, parseRetryAfter, secondsOfDigits } from '../../kyc/contract/retry-after.ts';
 import { ApiFailure } from '../http/api-failure.ts';
 
 /**
@@ -34,12 +34,48 @@ export function serviceWaitSeconds(retryAfterHeader: string | string[] | undefin
 
 /** The wait in seconds, from the header and the value the body holds (errorBodyValue: all of it, or what of a long one was read). */
 export function serviceWaitOf(retryAfterHeader: string | string[] | undefined, value: unknown): number | undefined {
+  const asked = askedWaitOf(retryAfterHeader, value);
+  return asked === undefined ? undefined : Math.min(MAX_SERVICE_WAIT_SECONDS, asked);
+}
+
+/**
+ * The wait as the service asked for it, before serviceWaitOf caps it (at most MAX_RETRY_AFTER_SECONDS):
+ * for the words only, which say when it asked for longer than this server waits (waitWords).
+ */
+export function askedWaitOf(retryAfterHeader: string | string[] | undefined, value: unknown): number | undefined {
   const fromHeader = parseRetryAfter(retryAfterHeader);
   const fromBody = bodyRetryAfter(value);
   if (fromHeader === undefined && fromBody === undefined) return undefined;
   // 0 says no wait at all: read as not said (parseRetryAfter), so that no one asks again at once.
-  const seconds = Math.min(MAX_SERVICE_WAIT_SECONDS, Math.max(fromHeader ?? 0, fromBody ?? 0));
+  const seconds = Math.max(fromHeader ?? 0, fromBody ?? 0);
   return seconds > 0 ? seconds : undefined;
+}
+
+/**
+ * The end of a 429's sentence: when to try again, `waitSeconds` (capped). A service that asked for longer
+ * is said to have: "Try again in 300 s." after it asked for an hour was false, the page promising an
+ * answer the service had said it would not give. Said in minutes (or hours) then, as the service's wait is.
+ */
+export function waitWords(waitSeconds: number, askedSeconds: number | undefined): string {
+  if (askedSeconds === undefined || askedSeconds <= waitSeconds) return `Try again in ${waitSeconds} s.`;
+  return `It asked to wait ${spanOf(askedSeconds)}; this server asks again in ${spanOf(waitSeconds)}.`;
+}
+
+/**
+ * A 429's sentence without its "when" (waitWords), for a page that says when on its own (the queue's tab:
+ * queue-view-failure.ts): the wait the service asked for, when longer, stays said.
+ */
+export function withoutWhen(message: string): string {
+  return message.replace(/ Try again in \d+ s\.$/, '').replace(/; this server asks again in [^.;]+\.$/, '.');
+}
+
+/** A wait of minutes or more in words: "5 min", "60 min", "3 h", "2 days" (rounded up; under 2 min in seconds). */
+function spanOf(seconds: number): string {
+  if (seconds < 120) return `${seconds} s`;
+  const minutes = Math.ceil(seconds / 60);
+  if (minutes <= 120) return `${minutes} min`;
+  const hours = Math.ceil(minutes / 60);
+  return hours <= 48 ? `${hours} h` : `${Math.ceil(hours / 24)} days`;
 }
 
 function jsonOf(body: Buffer): unknown {
@@ -54,7 +90,7 @@ function jsonOf(body: Buffer): unknown {
  * The wait a JSON body gives: `extra.retryAfter`, as integrations read it, or `retryAfter` at the top of
  * the body (`{"status":"error","code":429,"retryAfter":17}`), the larger when both are; each read alike,
  * as the header is: a number of seconds (a fraction rounded up), or a string of digits, however large
- * (`1e400` is JSON's Infinity; 11 digits as text), a long wait, which serviceWaitOf caps.
+ * (`1e400` is JSON's Infinity; 11 digits as text), a long wait, which serviceWaitOf caps (askedWaitOf keeps it, for the words).
  */
 function bodyRetryAfter(json: unknown): number | undefined {
   if (typeof json !== 'object' || json === null) return undefined;
@@ -66,7 +102,7 @@ function bodyRetryAfter(json: unknown): number | undefined {
 
 /** One `retryAfter` value as seconds: a number not below 0 (rounded up), or a string of digits. */
 function secondsOf(value: unknown): number | undefined {
-  if (typeof value === 'number') return value >= 0 ? Math.ceil(Math.min(value, MAX_SERVICE_WAIT_SECONDS)) : undefined;
+  if (typeof value === 'number') return value >= 0 ? Math.ceil(Math.min(value, MAX_RETRY_AFTER_SECONDS)) : undefined;
   const digits = typeof value === 'string' ? /^\s*(\d+)\s*$/.exec(value) : null;
   return digits ? secondsOfDigits(digits[1]!) : undefined;
 }

@@ -7,6 +7,7 @@ import type { KeySearch } from '../answer/key-watch.ts';
 import type { ServiceSettings } from '../answer/not-a-record.ts';
 import { responseTooLarge } from '../answer/too-large.ts';
 import { quoted, saidInEnvelope, type ServiceMessage, type ServiceSaid } from './service-message.ts';
+import { waitWords } from './service-wait.ts';
 import type { KeySettings } from '../config/environments.ts';
 
 /**
@@ -143,7 +144,9 @@ function failureOfServiceStatus(status: number, said: ServiceSaid, key?: KeyInUs
     if (waitSeconds === undefined) {
       return quotingFailure('upstream_rate_limited', (quote) => `${limiting(quote)} Wait a minute, then try again.`, said.message);
     }
-    return quotingFailure('upstream_rate_limited', (quote) => `${limiting(quote)} Try again in ${waitSeconds} s.`, said.message, {
+    // A wait longer than this server keeps is said as asked, beside the one kept (service-wait.ts).
+    const when = waitWords(waitSeconds, said.askedSeconds);
+    return quotingFailure('upstream_rate_limited', (quote) => `${limiting(quote)} ${when}`, said.message, {
       retryAfterSeconds: waitSeconds,
     });
   }
